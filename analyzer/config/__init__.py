@@ -1,0 +1,1 @@
+"""Loading and validating user-edited YAML files."""

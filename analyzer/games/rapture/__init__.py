@@ -1,0 +1,1 @@
+"""rapture rules."""

@@ -1,0 +1,1 @@
+"""Turning results into tables, files, charts and reports."""

@@ -1,0 +1,64 @@
+"""Shared assertions: Monte Carlo against exact, brute-force enumeration of faces."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from analyzer.dice.mechanic import RollResult
+from analyzer.stats import chi_square_pvalue
+
+#: Tolerance in standard errors for each MC probability vs its exact value.
+SE_TOLERANCE = 5.0
+#: Chi-square p-value below which the MC histogram is rejected.
+CHI2_THRESHOLD = 1e-4
+
+
+def assert_mc_matches_exact(result: RollResult) -> None:
+    """Every outcome within 5 SE of exact (SE from the exact p), mean too; chi-square passes."""
+    assert result.counts is not None and result.trials > 0
+    n = result.trials
+    p_exact = result.exact
+    p_mc = result.counts / n
+    se = np.sqrt(np.maximum(p_exact * (1 - p_exact), 1e-300) / n)
+    # an outcome of exact probability 0 must never be observed
+    assert np.all(result.counts[p_exact == 0] == 0), "MC produced an impossible outcome"
+    bad = np.abs(p_mc - p_exact) > SE_TOLERANCE * se
+    assert not bad.any(), f"outcomes {result.outcomes[bad]} off by > 5 SE"
+    assert result.mean.mc is not None and result.mean.se is not None
+    assert abs(result.mean.mc - result.mean.exact) <= SE_TOLERANCE * max(result.mean.se, 1e-12)
+    assert chi_square_pvalue(result.counts, p_exact) > CHI2_THRESHOLD
+
+
+def enumerate_outcomes(
+    dice: Sequence[Sequence[Any]], outcome: Callable[[tuple[Any, ...]], int]
+) -> dict[int, Fraction]:
+    """Exact distribution by brute force over every combination of equally likely faces.
+
+    ``dice`` lists each die's faces; ``outcome`` maps one combination to an outcome.
+    """
+    total = 1
+    for faces in dice:
+        total *= len(faces)
+    dist: dict[int, Fraction] = {}
+    for combo in itertools.product(*dice):
+        key = int(outcome(combo))
+        dist[key] = dist.get(key, Fraction(0)) + Fraction(1, total)
+    return dist
+
+
+def assert_matches_enumeration(
+    result_outcomes: np.ndarray, probs: np.ndarray, brute: dict[int, Fraction]
+) -> None:
+    """Exact engine equals a brute-force enumeration to 1e-12, outcome by outcome."""
+    listed = {int(o): float(p) for o, p in zip(result_outcomes, probs)}
+    for outcome, p in brute.items():
+        assert outcome in listed, f"outcome {outcome} missing from the exact distribution"
+        assert abs(listed[outcome] - float(p)) < 1e-12, (outcome, listed[outcome], float(p))
+    for outcome, p in listed.items():
+        if outcome not in brute:
+            assert p < 1e-15, f"outcome {outcome} has probability {p} but is impossible"
