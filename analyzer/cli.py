@@ -111,3 +111,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except AnalyzerError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
