@@ -69,13 +69,24 @@ class Mechanic:
         params: Params = {}
         for opt in self.options:
             value = raw.get(opt.key, opt.default)
-            if value is None and opt.required:
-                raise InputError(f"{self.system} {self.name}: --{opt.name} is required")
-            if isinstance(value, int) and not isinstance(value, bool):
-                if opt.minimum is not None and value < opt.minimum:
-                    raise InputError(f"--{opt.name} must be >= {opt.minimum} (got {value})")
-                if opt.maximum is not None and value > opt.maximum:
-                    raise InputError(f"--{opt.name} must be <= {opt.maximum} (got {value})")
+            if opt.kind is bool and value is None:
+                value = False
+            if value is None:
+                if opt.required:
+                    raise InputError(f"{self.system} {self.name}: --{opt.name} is required")
+            elif isinstance(opt.kind, tuple):
+                if value not in opt.kind:
+                    allowed = ", ".join(opt.kind)
+                    raise InputError(f"--{opt.name} must be one of {allowed} (got {value!r})")
+            elif opt.kind is bool:
+                if not isinstance(value, bool):
+                    raise InputError(f"--{opt.name} is an on/off flag (got {value!r})")
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise InputError(f"--{opt.name} must be an integer (got {value!r})")
+            elif opt.minimum is not None and value < opt.minimum:
+                raise InputError(f"--{opt.name} must be >= {opt.minimum} (got {value})")
+            elif opt.maximum is not None and value > opt.maximum:
+                raise InputError(f"--{opt.name} must be <= {opt.maximum} (got {value})")
             params[opt.key] = value
         unknown = set(raw) - set(params)
         if unknown:
@@ -89,9 +100,9 @@ class Mechanic:
 
 @dataclass(frozen=True)
 class Estimate:
-    """An exact value next to its Monte Carlo estimate and standard error."""
+    """An exact value (None where no closed form exists) next to its MC estimate and SE."""
 
-    exact: float
+    exact: float | None
     mc: float | None
     se: float | None
 

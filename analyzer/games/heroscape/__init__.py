@@ -1,0 +1,1 @@
+"""heroscape rules."""
