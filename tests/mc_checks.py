@@ -19,19 +19,36 @@ CHI2_THRESHOLD = 1e-4
 
 
 def assert_mc_matches_exact(result: RollResult) -> None:
-    """Every outcome within 5 SE of exact (SE from the exact p), mean too; chi-square passes."""
+    """Every outcome's MC frequency agrees with its exact probability; the mean too.
+
+    Outcomes with enough expected variance (n p (1-p) >= 25) must lie within 5 SE
+    (SE from the exact p); rarer outcomes use the exact two-sided binomial tail
+    at the same 5-sigma level (p-value > 5.7e-7).  Plus a chi-square test.
+    """
     assert result.counts is not None and result.trials > 0
     n = result.trials
     p_exact = result.exact
-    p_mc = result.counts / n
-    se = np.sqrt(np.maximum(p_exact * (1 - p_exact), 1e-300) / n)
-    # an outcome of exact probability 0 must never be observed
-    assert np.all(result.counts[p_exact == 0] == 0), "MC produced an impossible outcome"
-    bad = np.abs(p_mc - p_exact) > SE_TOLERANCE * se + 1e-12
-    assert not bad.any(), f"outcomes {result.outcomes[bad]} off by > 5 SE"
+    counts = result.counts
+    assert np.all(counts[p_exact == 0] == 0), "MC produced an impossible outcome"
+    for outcome, k, p in zip(result.outcomes, counts, p_exact):
+        assert binomial_agrees(int(k), n, float(p)), f"outcome {outcome}: {k} of {n} vs exact p={p}"
     assert result.mean.mc is not None and result.mean.se is not None
+    assert result.mean.exact is not None
     assert abs(result.mean.mc - result.mean.exact) <= SE_TOLERANCE * max(result.mean.se, 1e-12)
-    assert chi_square_pvalue(result.counts, p_exact) > CHI2_THRESHOLD
+    assert chi_square_pvalue(counts, p_exact) > CHI2_THRESHOLD
+
+
+FIVE_SIGMA_TWO_SIDED = 5.7e-7
+
+
+def binomial_agrees(k: int, n: int, p: float) -> bool:
+    """Is ``k`` successes in ``n`` trials consistent with probability ``p`` (5-sigma level)?"""
+    if n * p * (1 - p) >= 25:
+        return abs(k / n - p) <= SE_TOLERANCE * np.sqrt(p * (1 - p) / n) + 1e-12
+    from scipy import stats
+
+    tail = min(stats.binom.cdf(k, n, p), stats.binom.sf(k - 1, n, p))
+    return bool(2 * tail > FIVE_SIGMA_TWO_SIDED)
 
 
 def enumerate_outcomes(
