@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
 
+from analyzer.analysis.duel import duel as run_named_duel
 from analyzer.dice.mechanic import Mechanic, Option, analyze
-from analyzer.errors import AnalyzerError
+from analyzer.duels import FIRST, DuelOptions
+from analyzer.errors import AnalyzerError, InputError
 from analyzer.games import SYSTEMS, mechanics
-from analyzer.reporting.tables import roll_csv, roll_json, roll_table
+from analyzer.reporting.tables import duel_json, duel_table, roll_csv, roll_json, roll_table
+from analyzer.reporting.value_report import run_value_report
 
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 2026
@@ -96,10 +100,142 @@ for _system in SYSTEMS:
     roll.add_command(_SystemGroup(_system, help=f"{_system} dice mechanics"))
 
 
+def _parse_start(text: str) -> tuple[str, float]:
+    """``melee`` | ``range`` | ``range:R`` (``--start range R`` is folded into this form)."""
+    kind, _, distance = text.partition(":")
+    if kind == "melee" and not distance:
+        return "melee", 0.0
+    if kind == "range":
+        try:
+            return "range", float(distance) if distance else 12.0
+        except ValueError:
+            pass
+    raise InputError(f"--start must be 'melee' or 'range R' (got {text!r})")
+
+
+def _fold_start_distance(argv: list[str]) -> list[str]:
+    """Let users type ``--start range 12``: join the distance into one token."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        window = argv[i : i + 3]
+        if window[:2] == ["--start", "range"] and len(window) == 3 and _is_number(window[2]):
+            out += ["--start", f"range:{window[2]}"]
+            i += 3
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _system_argument() -> Any:
+    return click.argument("system", type=click.Choice(SYSTEMS))
+
+
+@cli.command()
+@_system_argument()
+@click.option(
+    "--units",
+    "units_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="unit cards (default: configs/SYSTEM/units.yaml)",
+)
+@click.option("--a", "a", required=True, help="name of unit A")
+@click.option("--b", "b", required=True, help="name of unit B")
+@click.option("--start", default="melee", show_default=True, help="'melee' or 'range R' (cm)")
+@click.option(
+    "--first",
+    type=click.Choice(FIRST),
+    default="alternate",
+    show_default=True,
+    help="who takes the first activation",
+)
+@click.option("--max-rounds", type=int, default=12, show_default=True, help="round cap (draw)")
+@click.option("--trials", type=int, default=100_000, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
+def duel(
+    system: str,
+    units_file: str | None,
+    a: str,
+    b: str,
+    start: str,
+    first: str,
+    max_rounds: int,
+    trials: int,
+    seed: int,
+    output_format: str,
+) -> None:
+    """Two units fight until one is removed: win/draw rates, rounds, health (exact and MC)."""
+    kind, distance = _parse_start(start)
+    options = DuelOptions(start=kind, distance=distance, first=first, max_rounds=max_rounds)
+    result = run_named_duel(system, units_file, a, b, options, trials, seed)
+    click.echo(duel_json(result) if output_format == "json" else duel_table(result))
+
+
+@cli.command()
+@_system_argument()
+@click.option(
+    "--units",
+    "units_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="unit cards (default: configs/SYSTEM/units.yaml)",
+)
+@click.option(
+    "--field",
+    "field_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="opponents file (default: every other unit)",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="output folder (default: reports/value-SYSTEM)",
+)
+@click.option("--trials", type=int, default=20_000, show_default=True, help="trials per duel")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+def value(
+    system: str,
+    units_file: str | None,
+    field_file: str | None,
+    out_dir: str | None,
+    trials: int,
+    seed: int,
+) -> None:
+    """Point-efficiency table of every unit against a field, with unit value charts."""
+    out = Path(out_dir) if out_dir else Path("reports") / f"value-{system}"
+    summary, written = run_value_report(
+        system,
+        units_file,
+        field_file,
+        out,
+        trials,
+        seed,
+        progress=lambda msg: click.echo(msg, err=True),
+    )
+    click.echo(summary)
+    for label, path in written.items():
+        click.echo(f"{label}: {path}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point: one-line errors, exit code 2 for bad input."""
+    args = list(argv) if argv is not None else sys.argv[1:]
     try:
-        cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+        cli.main(args=_fold_start_distance(args), standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.UsageError as err:

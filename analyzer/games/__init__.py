@@ -1,12 +1,18 @@
 """Registry of the game systems: one package per rulebook in ``../shared/rules/``.
 
-Each ``analyzer/games/<system>/rolls.py`` defines ``MECHANICS``, a dict of
-:class:`analyzer.dice.mechanic.Mechanic` by name.
+Each system package has the same parts:
+
+* ``rules.py``: rule constants, each citing its rulebook section;
+* ``rolls.py``: ``MECHANICS``, the dice mechanics (:class:`analyzer.dice.mechanic.Mechanic`);
+* ``units.py``: the card and army-list models, ``load_units`` and ``load_list``;
+* ``duel.py``: ``duel_model`` (a :class:`analyzer.duels.DuelModel` for two cards) and
+  ``activation_summary`` (exact effect of one activation).
 """
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 from analyzer.dice.mechanic import Mechanic
 from analyzer.errors import InputError
@@ -21,6 +27,13 @@ def mechanics(system: str) -> dict[str, Mechanic]:
         raise InputError(f"unknown system {system!r}; choose one of {', '.join(SYSTEMS)}")
     module = importlib.import_module(f"analyzer.games.{system}.rolls")
     return dict(module.MECHANICS)
+
+
+def system_module(system: str, part: str) -> ModuleType:
+    """A part of a system package: ``rolls``, ``units`` or ``duel``."""
+    if system not in SYSTEMS:
+        raise InputError(f"unknown system {system!r}; choose one of {', '.join(SYSTEMS)}")
+    return importlib.import_module(f"analyzer.games.{system}.{part}")
 
 
 def get_mechanic(system: str, name: str) -> Mechanic:

@@ -7,6 +7,7 @@ import io
 import json
 
 from analyzer.dice.mechanic import Estimate, RollResult
+from analyzer.duels import DuelResult
 
 
 def _fmt(value: float | None, digits: int = 6) -> str:
@@ -53,4 +54,27 @@ def roll_csv(result: RollResult) -> str:
 
 def roll_json(result: RollResult) -> str:
     """The JSON document of one roll analysis."""
+    return json.dumps(result.to_dict(), indent=2)
+
+
+def duel_table(result: DuelResult) -> str:
+    """Readable duel summary: exact (Markov chain) next to Monte Carlo with SE."""
+    opt = result.options
+    start = "in contact" if opt.start == "melee" else f"{opt.distance:g} cm apart"
+    title = f"{result.system} duel: {result.a} (A) vs {result.b} (B), {start}, first: {opt.first}"
+    sub = f"trials {result.trials:,}  seed {result.seed}  round cap {opt.max_rounds}"
+    rows = [
+        _estimate_row(f"{result.a} wins", result.win_a),
+        _estimate_row(f"{result.b} wins", result.win_b),
+        _estimate_row("draw / round cap", result.draw),
+        _estimate_row("rounds", result.rounds),
+        _estimate_row(f"{result.a} health left (of {result.max_health[0]})", result.health_a),
+        _estimate_row(f"{result.b} health left (of {result.max_health[1]})", result.health_b),
+    ]
+    notes = "".join(f"\nnote: {n}" for n in result.notes)
+    return f"{title}\n{sub}\n{render_rows(['', 'exact', 'monte carlo', 'se'], rows)}{notes}"
+
+
+def duel_json(result: DuelResult) -> str:
+    """The JSON document of one duel."""
     return json.dumps(result.to_dict(), indent=2)

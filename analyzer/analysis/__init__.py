@@ -1,0 +1,1 @@
+"""Analyses built on the engines: duels between cards, point-efficiency tables."""

@@ -1,0 +1,115 @@
+"""Validated loading of user-edited YAML: every problem as ``path:line: field: message``.
+
+``load_model(path, Model)`` parses a YAML 1.2 file with ruamel.yaml (which
+keeps line numbers), validates it with a pydantic v2 model (unknown keys
+rejected by the models) and raises one :class:`ConfigError` listing *all*
+problems of the file, each on its own line.  Semantic checks done after
+validation (army-list rules, duplicates) report through :class:`Problems`
+with the same format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from analyzer.config.yaml_io import ConfigError, load_yaml
+
+Model = TypeVar("Model", bound=BaseModel)
+Loc = Sequence[str | int]
+
+
+def field_path(loc: Loc) -> str:
+    """``("units", 3, "defense")`` -> ``units[3].defense``."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(document)"
+
+
+def line_of(doc: Any, loc: Loc) -> int:
+    """1-based line of the deepest node of ``loc`` found in the ruamel document."""
+    line = 1
+    node = doc
+    for part in loc:
+        if isinstance(node, CommentedMap) and part in node:
+            line = node.lc.key(part)[0] + 1
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+            line = node.lc.item(part)[0] + 1
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def to_plain(node: Any) -> Any:
+    """ruamel round-trip objects -> plain dicts, lists and scalars."""
+    if isinstance(node, dict):
+        return {str(k): to_plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [to_plain(v) for v in node]
+    return node
+
+
+class Problems:
+    """Collects ``path:line: field: message`` lines for one file."""
+
+    def __init__(self, path: str | Path, doc: Any) -> None:
+        self.path = str(path)
+        self.doc = doc
+        self.lines: list[str] = []
+
+    def add(self, loc: Loc, message: str) -> None:
+        self.lines.append(f"{self.path}:{line_of(self.doc, loc)}: {field_path(loc)}: {message}")
+
+    def add_validation_error(self, error: ValidationError) -> None:
+        for item in error.errors(include_url=False):
+            loc = [p for p in item["loc"] if not _is_union_tag(p)]
+            message = item["msg"]
+            if item["type"] == "extra_forbidden":
+                message = "unknown key"
+            self.add(loc, message)
+
+    def raise_if_any(self) -> None:
+        if self.lines:
+            raise ConfigError("\n".join(self.lines))
+
+
+def _is_union_tag(part: Any) -> bool:
+    # pydantic adds the tag of a discriminated union / function validator to loc
+    return isinstance(part, str) and (part.startswith("function-") or part in _UNION_TAGS)
+
+
+_UNION_TAGS: set[str] = set()
+
+
+def register_union_tags(*tags: str) -> None:
+    """Names that pydantic inserts in error locations for tagged unions (hidden in messages)."""
+    _UNION_TAGS.update(tags)
+
+
+def load_model(path: str | Path, model: type[Model]) -> tuple[Model, Any]:
+    """Parse and validate ``path``; return the model and the raw ruamel document.
+
+    Raises :class:`ConfigError` with every problem of the file, one per line.
+    """
+    doc = load_yaml(path)
+    problems = Problems(path, doc)
+    if doc is None:
+        problems.add([], "file is empty")
+        problems.raise_if_any()
+    try:
+        value = model.model_validate(to_plain(doc))
+    except ValidationError as err:
+        problems.add_validation_error(err)
+        problems.raise_if_any()
+        raise  # unreachable: a ValidationError always has at least one problem
+    return value, doc

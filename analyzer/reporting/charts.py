@@ -1,0 +1,115 @@
+"""Unit value charts (matplotlib, written as PNG files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from analyzer.analysis.value import FIELD
+from analyzer.stats import Z95
+
+
+def value_per_point_chart(summary: pd.DataFrame, path: Path, title: str) -> Path:
+    """Horizontal bars of value per point with 95% error bars, best unit on top."""
+    data = summary.sort_values("value_per_point")
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(data) + 1.6))
+    y = np.arange(len(data))
+    ax.barh(
+        y,
+        data["value_per_point"],
+        xerr=Z95 * data["value_per_point_se"],
+        color="#4C72B0",
+        ecolor="black",
+        capsize=4,
+    )
+    median = float(data["value_per_point"].median())
+    ax.axvline(median, color="#C44E52", linestyle="--", label=f"field median {median:.2f}")
+    ax.set_yticks(y, [f"{u} ({p} pts)" for u, p in zip(data.index, data["points"])])
+    ax.set_xlabel("value per point (opponent points removed per own point, duels)")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def duel_heatmap(table: pd.DataFrame, path: Path, title: str) -> Path:
+    """Duel win rate of the row unit (attacker) against the column unit (defender)."""
+    rows = table[(table["metric"] == "duel_win_rate") & (table["opponent"] != FIELD)]
+    grid = rows.pivot(index="unit", columns="opponent", values="estimate")
+    names = sorted(set(grid.index) | set(grid.columns))
+    grid = grid.reindex(index=names, columns=names)
+    values = grid.to_numpy(dtype=float)
+    fig, ax = plt.subplots(figsize=(1.0 * len(names) + 3, 0.8 * len(names) + 2))
+    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            value = float(values[i, j])
+            if not np.isnan(value):
+                ax.text(
+                    j,
+                    i,
+                    f"{value:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if abs(value - 0.5) > 0.3 else "black",
+                )
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("defender")
+    ax.set_ylabel("attacker")
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label="duel win rate of the attacker")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def cost_value_scatter(summary: pd.DataFrame, path: Path, title: str) -> Path:
+    """Points cost vs value index with 95% error bars and the fair-cost line."""
+    fig, ax = plt.subplots(figsize=(8, 6))
+    ax.errorbar(
+        summary["points"],
+        summary["value_index"],
+        yerr=Z95 * summary["value_index_se"],
+        fmt="o",
+        color="#4C72B0",
+        ecolor="black",
+        capsize=4,
+    )
+    for unit, row in summary.iterrows():
+        ax.annotate(
+            str(unit),
+            (row["points"], row["value_index"]),
+            textcoords="offset points",
+            xytext=(6, 4),
+            fontsize=9,
+        )
+    median = float(summary["value_per_point"].median())
+    xs = np.linspace(0, summary["points"].max() * 1.1, 50)
+    ax.plot(
+        xs,
+        median * xs,
+        color="#C44E52",
+        linestyle="--",
+        label=f"fair cost: value = {median:.2f} x points",
+    )
+    ax.set_xlabel("points cost")
+    ax.set_ylabel("value index (opponent points removed per duel)")
+    ax.set_title(title)
+    ax.legend(loc="upper left")
+    ax.set_xlim(left=0)
+    ax.set_ylim(bottom=0)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
