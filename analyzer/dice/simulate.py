@@ -80,3 +80,31 @@ def simulate_counts(
             f"trial kernel returned {totals[-1]} outcomes outside {lowest}..{highest}"
         )
     return totals[:-1]
+
+
+def simulate_block_counts(
+    trial: Any,
+    params: np.ndarray,
+    lowest: int,
+    highest: int,
+    seed: int,
+    task: tuple[int, ...],
+    first_block: int,
+    sizes: np.ndarray,
+) -> np.ndarray:
+    """Per-block counts (``len(sizes) x outcomes``) for blocks ``first_block, first_block+1, ...``.
+
+    Block ``b`` always gets the same generator state whatever the other blocks
+    in the call, so work can be split into any chunks (sweeps store one file
+    per block) and summed to the same totals as :func:`simulate_counts`.
+    """
+    n_outcomes = highest - lowest + 1
+    sizes = np.ascontiguousarray(sizes, dtype=np.int64)
+    states = block_states(seed, sizes.size, task, first_block=first_block)
+    trial.compile(TRIAL_SIGNATURE)
+    counts = _runner()(
+        trial, states, sizes, np.ascontiguousarray(params, dtype=np.int64), lowest, n_outcomes
+    )
+    if counts[:, -1].any():
+        raise RuntimeError(f"trial kernel returned outcomes outside {lowest}..{highest}")
+    return np.asarray(counts[:, :-1], dtype=np.int64)

@@ -110,3 +110,16 @@ def test_simulate_counts_is_reproducible_and_sums_to_trials():
 def test_simulate_counts_rejects_outcomes_outside_the_declared_range():
     with pytest.raises(RuntimeError, match="outside"):
         simulate_counts(_coin_trial, np.array([3]), 0, 1, 1000, seed=1)
+
+
+def test_block_counts_in_any_chunking_sum_to_the_same_totals():
+    from analyzer.dice.simulate import simulate_block_counts
+
+    params = np.array([4])
+    total = simulate_counts(_coin_trial, params, 0, 4, 3 * BLOCK_SIZE + 5, seed=4)
+    sizes = block_sizes(3 * BLOCK_SIZE + 5)
+    parts = [
+        simulate_block_counts(_coin_trial, params, 0, 4, 4, (), 0, sizes[:1]),
+        simulate_block_counts(_coin_trial, params, 0, 4, 4, (), 1, sizes[1:]),
+    ]
+    assert np.array_equal(np.vstack(parts).sum(axis=0), total)
