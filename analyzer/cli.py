@@ -18,7 +18,14 @@ from analyzer.dice.mechanic import Mechanic, Option, analyze
 from analyzer.duels import FIRST, DuelOptions
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.games import SYSTEMS, mechanics
-from analyzer.reporting.tables import duel_json, duel_table, roll_csv, roll_json, roll_table
+from analyzer.reporting.tables import (
+    duel_json,
+    duel_table,
+    roll_csv,
+    roll_json,
+    roll_table,
+    value_summary_table,
+)
 from analyzer.reporting.value_report import run_value_report
 
 DEFAULT_TRIALS = 1_000_000
@@ -217,18 +224,18 @@ def value(
 ) -> None:
     """Point-efficiency table of every unit against a field, with unit value charts."""
     out = Path(out_dir) if out_dir else Path("reports") / f"value-{system}"
+    progress = _progress_line if sys.stderr.isatty() else None
     summary, written = run_value_report(
-        system,
-        units_file,
-        field_file,
-        out,
-        trials,
-        seed,
-        progress=lambda msg: click.echo(msg, err=True),
+        system, units_file, field_file, out, trials, seed, progress=progress
     )
-    click.echo(summary)
+    click.echo(value_summary_table(summary))
     for label, path in written.items():
         click.echo(f"{label}: {path}")
+
+
+def _progress_line(message: str) -> None:
+    """Overwrite one status line on the terminal."""
+    click.echo(f"\r\033[K{message}", err=True, nl=False)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

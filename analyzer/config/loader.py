@@ -65,10 +65,16 @@ class Problems:
     def __init__(self, path: str | Path, doc: Any) -> None:
         self.path = str(path)
         self.doc = doc
-        self.lines: list[str] = []
+        self._found: list[tuple[int, str]] = []
+
+    @property
+    def lines(self) -> list[str]:
+        """The problems in file order (stable for problems on the same line)."""
+        return [text for _, text in sorted(self._found, key=lambda item: item[0])]
 
     def add(self, loc: Loc, message: str) -> None:
-        self.lines.append(f"{self.path}:{line_of(self.doc, loc)}: {field_path(loc)}: {message}")
+        line = line_of(self.doc, loc)
+        self._found.append((line, f"{self.path}:{line}: {field_path(loc)}: {message}"))
 
     def add_validation_error(self, error: ValidationError) -> None:
         for item in error.errors(include_url=False):

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+import pandas as pd
+
 from analyzer.dice.mechanic import Estimate, RollResult
 from analyzer.duels import DuelResult
 
@@ -78,3 +80,28 @@ def duel_table(result: DuelResult) -> str:
 def duel_json(result: DuelResult) -> str:
     """The JSON document of one duel."""
     return json.dumps(result.to_dict(), indent=2)
+
+
+VALUE_COLUMNS = (
+    ("value_per_point", "value/pt"),
+    ("value_index", "value"),
+    ("fair_cost", "fair cost"),
+    ("duel_score", "duel score"),
+    ("kill_probability", "kill p"),
+    ("wounds_dealt_per_activation", "wounds dealt"),
+    ("wounds_taken_per_activation", "wounds taken"),
+)
+
+
+def value_summary_table(summary: pd.DataFrame) -> str:
+    """One line per unit, best value per point first: estimate +/- SE for each metric."""
+    header = ["unit", "points"] + [label for _, label in VALUE_COLUMNS]
+    rows = []
+    for unit, row in summary.iterrows():
+        cells = [str(unit), str(int(row["points"]))]
+        for metric, _ in VALUE_COLUMNS:
+            se = float(row[f"{metric}_se"])
+            text = f"{row[metric]:.3f}"
+            cells.append(f"{text} ± {se:.3f}" if se > 0 else text)
+        rows.append(cells)
+    return render_rows(header, rows)
