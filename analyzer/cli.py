@@ -158,7 +158,12 @@ def _system_argument() -> Any:
 )
 @click.option("--a", "a", required=True, help="name of unit A")
 @click.option("--b", "b", required=True, help="name of unit B")
-@click.option("--start", default="melee", show_default=True, help="'melee' or 'range R' (cm)")
+@click.option(
+    "--start",
+    default="melee",
+    show_default=True,
+    help="'melee' or 'range R' (R in the system's distance unit: cm, Heroscape spaces)",
+)
 @click.option(
     "--first",
     type=click.Choice(FIRST),

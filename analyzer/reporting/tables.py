@@ -62,7 +62,7 @@ def roll_json(result: RollResult) -> str:
 def duel_table(result: DuelResult) -> str:
     """Readable duel summary: exact (Markov chain) next to Monte Carlo with SE."""
     opt = result.options
-    start = "in contact" if opt.start == "melee" else f"{opt.distance:g} cm apart"
+    start = "in contact" if opt.start == "melee" else f"{opt.distance:g} apart"
     title = f"{result.system} duel: {result.a} (A) vs {result.b} (B), {start}, first: {opt.first}"
     sub = f"trials {result.trials:,}  seed {result.seed}  round cap {opt.max_rounds}"
     rows = [
