@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from analyzer.analysis.duel import duel as run_named_duel
+from analyzer.analysis.duel import parse_rule_options
 from analyzer.dice.mechanic import Mechanic, Option, analyze
 from analyzer.duels import FIRST, DuelOptions
 from analyzer.errors import AnalyzerError, InputError
@@ -147,15 +148,25 @@ def _system_argument() -> Any:
     return click.argument("system", type=click.Choice(SYSTEMS))
 
 
-@cli.command()
-@_system_argument()
-@click.option(
+_UNITS_OPTION = click.option(
     "--units",
     "units_file",
     type=click.Path(dir_okay=False),
     default=None,
     help="unit cards (default: configs/SYSTEM/units.yaml)",
 )
+_RULE_OPTION = click.option(
+    "--opt",
+    "rule_opts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="system duel rule option, repeatable (e.g. reaction=dodge); an unknown key lists them",
+)
+
+
+@cli.command()
+@_system_argument()
+@_UNITS_OPTION
 @click.option("--a", "a", required=True, help="name of unit A")
 @click.option("--b", "b", required=True, help="name of unit B")
 @click.option(
@@ -172,6 +183,7 @@ def _system_argument() -> Any:
     help="who takes the first activation",
 )
 @click.option("--max-rounds", type=int, default=12, show_default=True, help="round cap (draw)")
+@_RULE_OPTION
 @click.option("--trials", type=int, default=100_000, show_default=True)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
@@ -183,6 +195,7 @@ def duel(
     start: str,
     first: str,
     max_rounds: int,
+    rule_opts: tuple[str, ...],
     trials: int,
     seed: int,
     output_format: str,
@@ -190,19 +203,14 @@ def duel(
     """Two units fight until one is removed: win/draw rates, rounds, health (exact and MC)."""
     kind, distance = _parse_start(start)
     options = DuelOptions(start=kind, distance=distance, first=first, max_rounds=max_rounds)
-    result = run_named_duel(system, units_file, a, b, options, trials, seed)
+    rules = parse_rule_options(rule_opts)
+    result = run_named_duel(system, units_file, a, b, options, trials, seed, rules)
     click.echo(duel_json(result) if output_format == "json" else duel_table(result))
 
 
 @cli.command()
 @_system_argument()
-@click.option(
-    "--units",
-    "units_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="unit cards (default: configs/SYSTEM/units.yaml)",
-)
+@_UNITS_OPTION
 @click.option(
     "--field",
     "field_file",
@@ -217,6 +225,7 @@ def duel(
     default=None,
     help="output folder (default: reports/value-SYSTEM)",
 )
+@_RULE_OPTION
 @click.option("--trials", type=int, default=20_000, show_default=True, help="trials per duel")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 def value(
@@ -224,6 +233,7 @@ def value(
     units_file: str | None,
     field_file: str | None,
     out_dir: str | None,
+    rule_opts: tuple[str, ...],
     trials: int,
     seed: int,
 ) -> None:
@@ -231,7 +241,14 @@ def value(
     out = Path(out_dir) if out_dir else Path("reports") / f"value-{system}"
     progress = _progress_line if sys.stderr.isatty() else None
     summary, written = run_value_report(
-        system, units_file, field_file, out, trials, seed, progress=progress
+        system,
+        units_file,
+        field_file,
+        out,
+        trials,
+        seed,
+        progress=progress,
+        rule_options=parse_rule_options(rule_opts),
     )
     click.echo(value_summary_table(summary))
     for label, path in written.items():

@@ -202,8 +202,13 @@ def run_duel(
     model: DuelModel,
     trials: int,
     seed: int,
+    task: tuple[int, ...] = (),
 ) -> DuelResult:
-    """Exact and Monte Carlo duel outcome; ``first="alternate"`` splits the trials evenly."""
+    """Exact and Monte Carlo duel outcome; ``first="alternate"`` splits the trials evenly.
+
+    ``task`` names this duel among others of the same seed (e.g. a value table's
+    pairings): its blocks are seeded from ``(seed, *task, half, block)``.
+    """
     if trials < 0:
         raise InputError(f"--trials must be >= 0 (got {trials})")
     firsts = {"a": [(True, trials)], "b": [(False, trials)]}.get(
@@ -212,10 +217,10 @@ def run_duel(
     space = model.space
     counts = np.zeros(space.size, dtype=np.int64)
     exact: np.ndarray | None = np.zeros(space.size)
-    for task, (a_first, n) in enumerate(firsts):
+    for half, (a_first, n) in enumerate(firsts):
         if n:
             counts += simulate_counts(
-                model.trial, model.params(a_first), 0, space.size - 1, n, seed, task=(task,)
+                model.trial, model.params(a_first), 0, space.size - 1, n, seed, (*task, half)
             )
         part = model.exact(a_first)
         if part is None or exact is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +31,59 @@ def pick(cards: dict[str, Any], name: str, path: str | Path) -> Any:
     return cards[name]
 
 
+def parse_rule_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["reaction=dodge", "countershot=false"]`` -> keyword arguments of ``duel_model``.
+
+    Values become ``True``/``False``/``None``, integers or floats where they read so.
+    """
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--opt takes KEY=VALUE (got {pair!r})")
+        parsed[key.strip().replace("-", "_")] = _typed(text.strip())
+    return parsed
+
+
+def _typed(text: str) -> Any:
+    words = {"true": True, "false": False, "none": None}
+    if text.lower() in words:
+        return words[text.lower()]
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def duel_cards(
-    system: str, a: Any, b: Any, options: DuelOptions, trials: int, seed: int
+    system: str,
+    a: Any,
+    b: Any,
+    options: DuelOptions,
+    trials: int,
+    seed: int,
+    rule_options: Mapping[str, Any] | None = None,
+    task: tuple[int, ...] = (),
 ) -> DuelResult:
-    """Duel two already-loaded cards."""
-    model = system_module(system, "duel").duel_model(a, b, options)
-    return run_duel(system, a.name, b.name, options, model, trials, seed)
+    """Duel two already-loaded cards; ``rule_options`` go to the system's ``duel_model``."""
+    duel_model = system_module(system, "duel").duel_model
+    allowed = [  # keyword parameters with plain default values are user-settable rules
+        name
+        for name, p in inspect.signature(duel_model).parameters.items()
+        if name not in ("a", "b", "options")
+        and p.default is not p.empty
+        and isinstance(p.default, bool | int | float | str | type(None))
+    ]
+    unknown = sorted(set(rule_options or {}) - set(allowed))
+    if unknown:
+        choices = ", ".join(allowed) or "none"
+        raise InputError(f"unknown {system} duel option(s) {unknown}; options: {choices}")
+    model = duel_model(a, b, options, **(rule_options or {}))
+    notes = [f"rule option {k}={v!r}" for k, v in (rule_options or {}).items()]
+    model.notes = notes + list(model.notes)
+    return run_duel(system, a.name, b.name, options, model, trials, seed, task)
 
 
 def duel(
@@ -45,8 +94,11 @@ def duel(
     options: DuelOptions,
     trials: int,
     seed: int,
+    rule_options: Mapping[str, Any] | None = None,
 ) -> DuelResult:
     """``analyzer duel``: load the cards, run the exact and Monte Carlo duel."""
     path = units_file or default_units_file(system)
     cards = load_units(system, path)
-    return duel_cards(system, pick(cards, a, path), pick(cards, b, path), options, trials, seed)
+    return duel_cards(
+        system, pick(cards, a, path), pick(cards, b, path), options, trials, seed, rule_options
+    )

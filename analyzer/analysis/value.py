@@ -27,7 +27,7 @@ Carlo errors; exact metrics have SE 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -134,19 +134,23 @@ def value_table(
     seed: int,
     options: DuelOptions | None = None,
     progress: Callable[[str], None] | None = None,
+    rule_options: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """The tidy point-efficiency table (see the module docstring for the metrics)."""
     options = options or DuelOptions()
     duel_module = system_module(system, "duel")
-    names = list(cards)
-    opponents = {u: [v for v in (field or names) if v != u] for u in names}
+    # units without a points cost (Rapture's "Ø") have no value per point: opponents only
+    names = [u for u in cards if cards[u].points > 0]
+    opponents = {u: [v for v in (field or list(cards)) if v != u] for u in names}
     pairs = sorted({_pair(u, v) for u in names for v in opponents[u]})
     duels: dict[tuple[str, str], DuelResult] = {}
     for i, (u, v) in enumerate(pairs):
         if progress:
             progress(f"duel {i + 1}/{len(pairs)}: {u} vs {v}")
-        # one task per unordered pair, seeded by its position in the sorted pair list
-        duels[(u, v)] = duel_cards(system, cards[u], cards[v], options, trials, seed + i)
+        # one task per unordered pair: its position in the sorted pair list
+        duels[(u, v)] = duel_cards(
+            system, cards[u], cards[v], options, trials, seed, rule_options, task=(i,)
+        )
     rows: list[dict[str, Any]] = []
     for u in names:
         points_u = cards[u].points

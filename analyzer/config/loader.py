@@ -79,7 +79,7 @@ class Problems:
     def add_validation_error(self, error: ValidationError) -> None:
         for item in error.errors(include_url=False):
             loc = [p for p in item["loc"] if not _is_union_tag(p)]
-            message = item["msg"]
+            message = item["msg"].removeprefix("Value error, ")
             if item["type"] == "extra_forbidden":
                 message = "unknown key"
             self.add(loc, message)

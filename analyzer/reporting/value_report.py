@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -20,12 +21,15 @@ def run_value_report(
     trials: int,
     seed: int,
     progress: Callable[[str], None] | None = None,
+    rule_options: Mapping[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Path]]:
     """Compute the value table, write Parquet/CSV and three PNG charts; return the summary."""
     units_path = Path(units_file) if units_file else default_units_file(system)
     cards = load_units(system, units_path)
     field = load_field(field_file, cards, system) if field_file else None
-    table = value_table(system, cards, field, trials, seed, progress=progress)
+    table = value_table(
+        system, cards, field, trials, seed, progress=progress, rule_options=rule_options
+    )
     inputs = [units_path] + ([Path(field_file)] if field_file else [])
     written = write_outputs(table, out_dir, inputs, system)
     summary = unit_summary(table, cards)

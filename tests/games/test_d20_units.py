@@ -151,7 +151,7 @@ CARD_CASES = [
         "bad reach",
         {12: "      - {name: Rifle, reach: far, power: 5}"},
         (),
-        ["12: units[0].weapons[0].reach: Value error, reach must be a distance"],
+        ["12: units[0].weapons[0].reach: reach must be a distance"],
     ),
     (
         "weapon missing power",
@@ -163,7 +163,7 @@ CARD_CASES = [
         "sample names an unknown field",
         {16: "    sample: [armour]"},
         (),
-        ["3: units[0]: Value error, sample lists unknown field(s): armour"],
+        ["3: units[0]: sample lists unknown field(s): armour"],
     ),
     ("wrong system", {1: "system: heroscape"}, (), ["1: system: expected 'd20'"]),
     (
@@ -265,9 +265,9 @@ LIST_CASES = [
         "three problems",
         {3: "max_points: 10", 7: "  - unit: Ghost", 9: "    count: 3"},
         (),
-        [  # the shared loader reports unknown units first; they cost nothing
-            "7: units[0].unit: unknown unit 'Ghost'",
+        [  # problems come in file order; the unknown unit costs nothing
             "3: max_points: squad costs 60 points, over the limit of 10",
+            "7: units[0].unit: unknown unit 'Ghost'",
             "9: units[1].count: 3 copies of 'Beta', over the limit of 2",
         ],
     ),

@@ -178,32 +178,32 @@ BAD_CARDS = [
     (
         "unknown power",
         (20, "Nanite Shielding", "Nanite Shielding 2"),
-        "file.yaml:20: units[0].special_powers[0].name: Value error, unknown special power",
+        "file.yaml:20: units[0].special_powers[0].name: unknown special power",
     ),
     (
         "unknown sample field",
         (23, "[points, class]", "[points, klass]"),
-        "file.yaml:3: units[0]: Value error, sample lists unknown field(s): klass",
+        "file.yaml:3: units[0]: sample lists unknown field(s): klass",
     ),
     (
         "hero with 2 figures",
         (6, "figures: 1", "figures: 2"),
-        "file.yaml:3: units[0]: Value error, a Hero card features a single figure",
+        "file.yaml:3: units[0]: a Hero card features a single figure",
     ),
     (
         "squad with 1 figure",
         (27, "figures: 3", "figures: 1"),
-        "file.yaml:24: units[1]: Value error, a Squad card features 2 or more figures",
+        "file.yaml:24: units[1]: a Squad card features 2 or more figures",
     ),
     (
         "Nanite Shielding on a large figure",
         (14, "size: medium", "size: large"),
-        "file.yaml:3: units[0]: Value error, Nanite Shielding: only Small or Medium",
+        "file.yaml:3: units[0]: Nanite Shielding: only Small or Medium",
     ),
     (
         "Treasure Glyph on an uncommon hero",
         (4, "uniqueness: unique", "uniqueness: uncommon"),
-        "file.yaml:3: units[0]: Value error, Nanite Shielding: only Unique Hero",
+        "file.yaml:3: units[0]: Nanite Shielding: only Unique Hero",
     ),
     (
         "duplicate name",

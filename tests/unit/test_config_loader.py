@@ -101,7 +101,7 @@ def test_duplicate_names_wrong_system_and_unknown_sample_fields(tmp_path):
         "system: toy\nunits:\n  - {name: A, points: 1, hp: 1, defense: 0, sample: [speed]}\n",
     )
     assert problems(path) == [
-        f"{path}:3: units[0]: Value error, sample lists unknown field(s): speed"
+        f"{path}:3: units[0]: sample lists unknown field(s): speed"
     ]
 
 

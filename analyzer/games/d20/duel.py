@@ -45,7 +45,7 @@ schedule die by die with :func:`analyzer.games.d20.rolls.versus_defense_trial`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 import numpy as np
@@ -329,8 +329,23 @@ def _describe(a: Card, b: Card, options: DuelOptions, rounds: list[tuple[Slot, S
     return "the figures never reach contact within the round cap"
 
 
-def duel_model(a: Card, b: Card, options: DuelOptions, how: DuelRules = DEFAULT_RULES) -> DuelModel:
+def duel_model(
+    a: Card,
+    b: Card,
+    options: DuelOptions,
+    how: DuelRules = DEFAULT_RULES,
+    *,
+    dexterity_in_shot: bool | None = None,
+    shoot_in_hth: bool | None = None,
+    all_weapons: bool | None = None,
+) -> DuelModel:
     """Duel of ``a`` against ``b``; exact Markov chain and Monte Carlo kernel."""
+    overrides = {
+        "dexterity_in_shot": dexterity_in_shot,
+        "shoot_in_hth": shoot_in_hth,
+        "all_weapons": all_weapons,
+    }
+    how = replace(how, **{k: v for k, v in overrides.items() if v is not None})
     space = DuelSpace(options.max_rounds, health(a), health(b))
 
     @cache
