@@ -121,6 +121,11 @@ def _parse_start(text: str) -> tuple[str, float]:
     raise InputError(f"--start must be 'melee' or 'range R' (got {text!r})")
 
 
+def _duel_options(start: str, first: str, max_rounds: int) -> DuelOptions:
+    kind, distance = _parse_start(start)
+    return DuelOptions(start=kind, distance=distance, first=first, max_rounds=max_rounds)
+
+
 def _fold_start_distance(argv: list[str]) -> list[str]:
     """Let users type ``--start range 12``: join the distance into one token."""
     out: list[str] = []
@@ -164,25 +169,32 @@ _RULE_OPTION = click.option(
 )
 
 
-@cli.command()
-@_system_argument()
-@_UNITS_OPTION
-@click.option("--a", "a", required=True, help="name of unit A")
-@click.option("--b", "b", required=True, help="name of unit B")
-@click.option(
+_START_OPTION = click.option(
     "--start",
     default="melee",
     show_default=True,
     help="'melee' or 'range R' (R in the system's distance unit: cm, Heroscape spaces)",
 )
-@click.option(
+_FIRST_OPTION = click.option(
     "--first",
     type=click.Choice(FIRST),
     default="alternate",
     show_default=True,
     help="who takes the first activation",
 )
-@click.option("--max-rounds", type=int, default=12, show_default=True, help="round cap (draw)")
+_MAX_ROUNDS_OPTION = click.option(
+    "--max-rounds", type=int, default=12, show_default=True, help="round cap (draw)"
+)
+
+
+@cli.command()
+@_system_argument()
+@_UNITS_OPTION
+@click.option("--a", "a", required=True, help="name of unit A")
+@click.option("--b", "b", required=True, help="name of unit B")
+@_START_OPTION
+@_FIRST_OPTION
+@_MAX_ROUNDS_OPTION
 @_RULE_OPTION
 @click.option("--trials", type=int, default=100_000, show_default=True)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
@@ -201,8 +213,7 @@ def duel(
     output_format: str,
 ) -> None:
     """Two units fight until one is removed: win/draw rates, rounds, health (exact and MC)."""
-    kind, distance = _parse_start(start)
-    options = DuelOptions(start=kind, distance=distance, first=first, max_rounds=max_rounds)
+    options = _duel_options(start, first, max_rounds)
     rules = parse_rule_options(rule_opts)
     result = run_named_duel(system, units_file, a, b, options, trials, seed, rules)
     click.echo(duel_json(result) if output_format == "json" else duel_table(result))
@@ -225,6 +236,9 @@ def duel(
     default=None,
     help="output folder (default: reports/value-SYSTEM)",
 )
+@_START_OPTION
+@_FIRST_OPTION
+@_MAX_ROUNDS_OPTION
 @_RULE_OPTION
 @click.option("--trials", type=int, default=20_000, show_default=True, help="trials per duel")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
@@ -233,6 +247,9 @@ def value(
     units_file: str | None,
     field_file: str | None,
     out_dir: str | None,
+    start: str,
+    first: str,
+    max_rounds: int,
     rule_opts: tuple[str, ...],
     trials: int,
     seed: int,
@@ -248,6 +265,7 @@ def value(
         trials,
         seed,
         progress=progress,
+        options=_duel_options(start, first, max_rounds),
         rule_options=parse_rule_options(rule_opts),
     )
     click.echo(value_summary_table(summary))

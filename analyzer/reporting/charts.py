@@ -105,6 +105,16 @@ def cost_value_scatter(summary: pd.DataFrame, path: Path, title: str) -> Path:
     )
     ax.set_xlabel("points cost")
     ax.set_ylabel("value index (opponent points removed per duel)")
+    ax.text(
+        0.99,
+        0.01,
+        "error bars: 95% CI (hidden by the marker when smaller)",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize=8,
+        color="gray",
+    )
     ax.set_title(title)
     ax.legend(loc="upper left")
     ax.set_xlim(left=0)

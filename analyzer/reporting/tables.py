@@ -102,6 +102,6 @@ def value_summary_table(summary: pd.DataFrame) -> str:
         for metric, _ in VALUE_COLUMNS:
             se = float(row[f"{metric}_se"])
             text = f"{row[metric]:.3f}"
-            cells.append(f"{text} ± {se:.3f}" if se > 0 else text)
+            cells.append(f"{text} ± {se:.2g}" if se > 0 else text)
         rows.append(cells)
     return render_rows(header, rows)

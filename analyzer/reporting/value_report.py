@@ -10,6 +10,7 @@ import pandas as pd
 
 from analyzer.analysis.duel import default_units_file, load_units
 from analyzer.analysis.value import load_field, unit_summary, value_table, write_outputs
+from analyzer.duels import DuelOptions
 from analyzer.reporting.charts import cost_value_scatter, duel_heatmap, value_per_point_chart
 
 
@@ -21,6 +22,7 @@ def run_value_report(
     trials: int,
     seed: int,
     progress: Callable[[str], None] | None = None,
+    options: DuelOptions | None = None,
     rule_options: Mapping[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Path]]:
     """Compute the value table, write Parquet/CSV and three PNG charts; return the summary."""
@@ -28,7 +30,14 @@ def run_value_report(
     cards = load_units(system, units_path)
     field = load_field(field_file, cards, system) if field_file else None
     table = value_table(
-        system, cards, field, trials, seed, progress=progress, rule_options=rule_options
+        system,
+        cards,
+        field,
+        trials,
+        seed,
+        progress=progress,
+        options=options,
+        rule_options=rule_options,
     )
     inputs = [units_path] + ([Path(field_file)] if field_file else [])
     written = write_outputs(table, out_dir, inputs, system)
