@@ -13,21 +13,10 @@ from typing import Any
 
 import click
 
-from analyzer.analysis.duel import duel as run_named_duel
-from analyzer.analysis.duel import parse_rule_options
 from analyzer.dice.mechanic import Mechanic, Option, analyze
 from analyzer.duels import FIRST, DuelOptions
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.games import SYSTEMS, mechanics
-from analyzer.reporting.tables import (
-    duel_json,
-    duel_table,
-    roll_csv,
-    roll_json,
-    roll_table,
-    value_summary_table,
-)
-from analyzer.reporting.value_report import run_value_report
 
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 2026
@@ -48,6 +37,8 @@ def _click_option(opt: Option) -> click.Option:
 
 def _roll_command(mechanic: Mechanic) -> click.Command:
     def run(trials: int, seed: int, output_format: str, **raw: Any) -> None:
+        from analyzer.reporting.tables import roll_csv, roll_json, roll_table
+
         given = {k: v for k, v in raw.items() if v is not None}
         result = analyze(mechanic, given, trials=trials, seed=seed)
         render = {"table": roll_table, "json": roll_json, "csv": roll_csv}[output_format]
@@ -213,6 +204,10 @@ def duel(
     output_format: str,
 ) -> None:
     """Two units fight until one is removed: win/draw rates, rounds, health (exact and MC)."""
+    from analyzer.analysis.duel import duel as run_named_duel
+    from analyzer.analysis.duel import parse_rule_options
+    from analyzer.reporting.tables import duel_json, duel_table
+
     options = _duel_options(start, first, max_rounds)
     rules = parse_rule_options(rule_opts)
     result = run_named_duel(system, units_file, a, b, options, trials, seed, rules)
@@ -255,6 +250,10 @@ def value(
     seed: int,
 ) -> None:
     """Point-efficiency table of every unit against a field, with unit value charts."""
+    from analyzer.analysis.duel import parse_rule_options
+    from analyzer.reporting.tables import value_summary_table
+    from analyzer.reporting.value_report import run_value_report
+
     out = Path(out_dir) if out_dir else Path("reports") / f"value-{system}"
     progress = _progress_line if sys.stderr.isatty() else None
     summary, written = run_value_report(

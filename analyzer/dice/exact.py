@@ -19,6 +19,7 @@ _MAX_DICE = 128
 _BINOMIAL = np.array(
     [[float(comb(n, k)) for k in range(_MAX_DICE + 1)] for n in range(_MAX_DICE + 1)]
 )
+_K = np.arange(_MAX_DICE + 1, dtype=float)
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,8 @@ def binomial(n: int, p: float) -> Distribution:
     """Number of successes among ``n`` independent trials of probability ``p``."""
     if not 0 <= n <= _MAX_DICE:
         raise ValueError(f"number of dice must be between 0 and {_MAX_DICE}")
-    k = np.arange(n + 1)
-    return Distribution(0, _BINOMIAL[n, : n + 1] * p**k * (1.0 - p) ** (n - k))
+    probs = _BINOMIAL[n, : n + 1] * np.power(p, _K[: n + 1]) * np.power(1.0 - p, _K[n::-1])
+    return Distribution(0, probs)
 
 
 def face_probability(sides: int, at_least: int) -> float:
@@ -113,9 +114,8 @@ def pool(face_counts: np.ndarray, n_dice: int) -> Distribution:
 
 def mixture(weights: Distribution, conditional: Callable[[int], Distribution]) -> Distribution:
     """Law of total probability: ``sum_k P(K = k) * conditional(k)``."""
-    parts = [
-        (float(w), conditional(int(k))) for k, w in zip(weights.outcomes, weights.probs) if w > 0
-    ]
+    first = weights.lowest
+    parts = [(w, conditional(first + i)) for i, w in enumerate(weights.probs.tolist()) if w > 0]
     lowest = min(d.lowest for _, d in parts)
     highest = max(d.highest for _, d in parts)
     probs = np.zeros(highest - lowest + 1)

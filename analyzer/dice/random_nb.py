@@ -7,10 +7,11 @@ array so that any kernel can carry it around as a plain argument:
 ``state[4]``    a buffered random word,
 ``state[5]``    how many unused 16-bit chunks remain in ``state[4]``.
 
-Dice are drawn from 16-bit chunks (four per 64-bit word) with Lemire's
-multiply-shift method and a rejection step, so every face is exactly
-equally likely (for a d6 the rejection fires with probability 6e-5).
-Pool helpers keep the buffer in registers while they roll.
+Single dice are drawn from 16-bit chunks (four per 64-bit word) with
+Lemire's multiply-shift method and a rejection step; success pools
+(``count_at_least`` / ``count_at_most``) compare four 15-bit lanes of a word at
+once.  Both are exact: every face is equally likely (rejection removes the
+few values that would bias a face, for a d6 with probability below 1e-4).
 """
 
 from __future__ import annotations
@@ -80,34 +81,58 @@ def roll_die(state, sides):
     return (m >> _CHUNK_BITS) + 1
 
 
+_LOW15 = uint64(0x7FFF7FFF7FFF7FFF)
+_HIGH = uint64(0x8000800080008000)
+_ONES = uint64(0x0001000100010001)
+_ALL = uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _lane_high_bits(k):
+    """Bit 15 of each of the first ``k`` (1..4) 16-bit lanes."""
+    return _HIGH & (_ALL >> uint64(64 - 16 * k))
+
+
+@njit(cache=True, inline="always")
+def _count_lanes_at_least(state, n_dice, sides, cut):
+    """Dice (of ``sides`` faces) whose lane value is >= ``cut``, four dice per random word.
+
+    Each die is one 15-bit lane ``v`` of a word, uniform on ``[0, width * sides)``
+    after rejection (``width = 32768 // sides``); its face is ``v // width + 1``.
+    Comparing all four lanes at once (SWAR: add ``0x8000 - cut`` to every lane and
+    read bit 15) counts the dice without a branch per die.  A word in which any
+    used lane falls in the rejected top range is redrawn whole, which keeps the
+    used lanes independent and exactly uniform.
+    """
+    limit = (32768 // sides) * sides
+    add_cut = uint64(0x8000 - cut) * _ONES
+    add_limit = uint64(0x8000 - limit) * _ONES
+    hits = 0
+    remaining = n_dice
+    while remaining > 0:
+        take = min(remaining, 4)
+        high = _lane_high_bits(take)
+        lanes = next_u64(state) & _LOW15
+        if ((lanes + add_limit) & high) != uint64(0):
+            continue  # a used lane was in the rejected range: draw a fresh word
+        found = ((lanes + add_cut) & high) >> uint64(15)
+        hits += np.int64((found * _ONES) >> uint64(48))
+        remaining -= take
+    return hits
+
+
 @njit(cache=True, inline="always")
 def count_at_least(state, n_dice, sides, target):
-    """Roll ``n_dice`` dice with ``sides`` faces, count those showing >= target."""
-    word = state[4]
-    left = np.int64(state[5])
-    bound = np.int64(target - 1) << _CHUNK_BITS  # face >= target  <=>  m >= bound
-    hits = 0
-    for _ in range(n_dice):
-        m, word, left = _draw(state, word, left, sides)
-        hits += m >= bound
-    state[4] = word
-    state[5] = uint64(left)
-    return hits
+    """Roll ``n_dice`` dice with ``sides`` faces (<= 4096), count those showing >= target."""
+    faces_below = max(min(target - 1, sides), 0)
+    return _count_lanes_at_least(state, n_dice, sides, (32768 // sides) * faces_below)
 
 
 @njit(cache=True, inline="always")
 def count_at_most(state, n_dice, sides, target):
-    """Roll ``n_dice`` dice with ``sides`` faces, count those showing <= target."""
-    word = state[4]
-    left = np.int64(state[5])
-    bound = np.int64(target) << _CHUNK_BITS  # face <= target  <=>  m < bound
-    hits = 0
-    for _ in range(n_dice):
-        m, word, left = _draw(state, word, left, sides)
-        hits += m < bound
-    state[4] = word
-    state[5] = uint64(left)
-    return hits
+    """Roll ``n_dice`` dice with ``sides`` faces (<= 4096), count those showing <= target."""
+    faces_up_to = max(min(target, sides), 0)
+    return n_dice - _count_lanes_at_least(state, n_dice, sides, (32768 // sides) * faces_up_to)
 
 
 def seeded_state(words: np.ndarray) -> np.ndarray:

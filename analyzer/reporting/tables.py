@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from analyzer.dice.mechanic import Estimate, RollResult
 from analyzer.duels import DuelResult
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _fmt(value: float | None, digits: int = 6) -> str:

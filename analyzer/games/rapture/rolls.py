@@ -67,12 +67,10 @@ def attack_thresholds(p: Params) -> dict[str, int]:
 def _attack_exact(p: Params) -> ex.Distribution:
     dodges = ex.successes(p["dodge"], 6, rules.DODGE_AT)
     hits = ex.mixture(dodges, lambda k: ex.successes(max(p["dice"] - k, 0), 6, p["hit_at"]))
-    hits = hits.widen(0, p["dice"])
     blocks = ex.successes(p["block_dice"], 6, p["block_at"])
-    damage = ex.subtract(hits, blocks).map(lambda d: np.maximum(d, 0))
-    return damage.map(lambda d: np.maximum(d + p["damage_mod"], 0)).widen(
-        0, p["dice"] + max(p["damage_mod"], 0)
-    )
+    mod = p["damage_mod"]
+    wounds = ex.subtract(hits, blocks).map(lambda d: np.maximum(np.maximum(d, 0) + mod, 0))
+    return wounds.widen(0, p["dice"] + max(mod, 0))
 
 
 def _attack_encode(p: Params) -> np.ndarray:
