@@ -116,7 +116,7 @@ def _count_lanes_at_least(state, n_dice, sides, cut):
         if ((lanes + add_limit) & high) != uint64(0):
             continue  # a used lane was in the rejected range: draw a fresh word
         found = ((lanes + add_cut) & high) >> uint64(15)
-        hits += np.int64((found * _ONES) >> uint64(48))
+        hits += int((found * _ONES) >> uint64(48))
         remaining -= take
     return hits
 
