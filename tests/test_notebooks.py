@@ -1,0 +1,29 @@
+"""The notebooks users start from run top to bottom (small trial counts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs(path, monkeypatch, tmp_path):
+    monkeypatch.setenv("ANALYZER_NOTEBOOK_TRIALS", "2000")
+    monkeypatch.setenv("ANALYZER_NOTEBOOK_OUT", str(tmp_path))
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent.parent)}},
+    ).execute()
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert code and all(c.execution_count is not None for c in code)
+    outputs = [o for c in code for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert any("image/png" in o.get("data", {}) for o in outputs), "no chart was drawn"
