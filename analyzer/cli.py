@@ -272,6 +272,23 @@ def value(
         click.echo(f"{label}: {path}")
 
 
+@cli.command()
+@click.argument("results_dir", type=click.Path(file_okay=False))
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="HTML file (default: RESULTS_DIR/report.html)",
+)
+def report(results_dir: str, out_file: str | None) -> None:
+    """One self-contained HTML report (tables, charts, findings) of a results folder."""
+    from analyzer.reporting.html import render_report
+
+    out = Path(out_file) if out_file else Path(results_dir) / "report.html"
+    click.echo(f"report: {render_report(results_dir, out)}")
+
+
 def _progress_line(message: str) -> None:
     """Overwrite one status line on the terminal."""
     click.echo(f"\r\033[K{message}", err=True, nl=False)

@@ -47,7 +47,9 @@ def duel_heatmap(table: pd.DataFrame, path: Path, title: str) -> Path:
     names = sorted(set(grid.index) | set(grid.columns))
     grid = grid.reindex(index=names, columns=names)
     values = grid.to_numpy(dtype=float)
-    fig, ax = plt.subplots(figsize=(1.0 * len(names) + 3, 0.8 * len(names) + 2))
+    fig, ax = plt.subplots(
+        figsize=(1.0 * len(names) + 3, 0.8 * len(names) + 2), layout="constrained"
+    )
     image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
     for i in range(len(names)):
         for j in range(len(names)):
@@ -68,7 +70,6 @@ def duel_heatmap(table: pd.DataFrame, path: Path, title: str) -> Path:
     ax.set_ylabel("attacker")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="duel win rate of the attacker")
-    fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path

@@ -1,0 +1,248 @@
+"""``analyzer report``: one self-contained HTML page from a results folder.
+
+The folder may hold the output of ``analyzer sweep`` (``results.parquet``,
+``differences.parquet``, ``monotonicity.parquet``, ``charts/*.png``), of
+``analyzer value`` (``value.parquet``, ``summary.csv``, ``*.png``) and of
+``analyzer fair-cost`` (``fair_cost*.parquet``); every table found becomes a
+section, every PNG is embedded (base64), and plain-language findings are
+written from the numbers with their 95% confidence intervals.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from analyzer.errors import InputError
+from analyzer.stats import Z95
+
+# columns of the sweep results table that are not swept parameters
+_RESULT_COLUMNS = {
+    "sweep", "system", "metric", "cell", "quantity", "n", "blocks", "trials", "estimate", "se",
+    "ci_low", "ci_high", "exact", "target_met", "seed", "block_size", "cell_hash", "spec_hash",
+    "rules_hash", "analyzer_version", "numpy_version", "numba_version",
+}  # fmt: skip
+_PROVENANCE = ("seed", "block_size", "spec_hash", "rules_hash", "analyzer_version",
+               "numpy_version", "numba_version")  # fmt: skip
+
+
+@dataclass
+class Finding:
+    text: str
+    flag: bool = False
+
+
+@dataclass
+class Section:
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    text_columns: int = 1
+    note: str = ""
+
+
+@dataclass
+class Report:
+    title: str
+    findings: list[Finding] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    charts: list[dict[str, str]] = field(default_factory=list)
+    provenance: dict[str, str] = field(default_factory=dict)
+
+
+def _pm(estimate: float, se: float, digits: int = 3) -> str:
+    if se is None or (isinstance(se, float) and math.isnan(se)) or se == 0:
+        return f"{estimate:.{digits}f}"
+    return f"{estimate:.{digits}f} ± {Z95 * se:.{digits}f}"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4g}"
+    return str(value)
+
+
+def _sweep_section(folder: Path, report: Report) -> None:
+    path = folder / "results.parquet"
+    if not path.exists():
+        return
+    table = pd.read_parquet(path)
+    axes = [c for c in table.columns if c not in _RESULT_COLUMNS]
+    first = table.iloc[0]
+    report.title = f"Balance sweep {first['sweep']} ({first['system']}, metric {first['metric']})"
+    for key in _PROVENANCE:
+        if key in table:
+            report.provenance[key] = str(first[key])
+    report.provenance["cells"] = str(table["cell"].nunique())
+    report.provenance["swept parameters"] = ", ".join(axes) or "none"
+    columns = [*axes, "quantity", "estimate ± 95% CI", "exact", "n"]
+    rows = [
+        [
+            *(_fmt(r[a]) for a in axes),
+            str(r["quantity"]),
+            _pm(r["estimate"], r["se"], 4),
+            _fmt(float(r["exact"])),
+            str(r["n"]),
+        ]
+        for _, r in table.iterrows()
+    ]
+    report.sections.append(Section("Sweep results", columns, rows, text_columns=len(axes) + 1))
+    quantity = str(first["quantity"])
+    head = table[table["quantity"] == quantity].sort_values("estimate")
+    best, worst = head.iloc[-1], head.iloc[0]
+    for label, row in (("highest", best), ("lowest", worst)):
+        where = ", ".join(f"{a} = {row[a]}" for a in axes)
+        report.findings.append(
+            Finding(f"The {label} {quantity} is {_pm(row['estimate'], row['se'])} at {where}.")
+        )
+    _monotonicity(folder, report, quantity)
+    _differences(folder, report, axes)
+
+
+def _monotonicity(folder: Path, report: Report, quantity: str) -> None:
+    path = folder / "monotonicity.parquet"
+    if not path.exists():
+        return
+    table = pd.read_parquet(path)
+    flagged = table[table["flagged"]]
+    if flagged.empty:
+        report.findings.append(
+            Finding(f"Monotonicity: all {len(table)} buff/nerf steps behave as expected.")
+        )
+    for _, r in flagged.iterrows():
+        report.findings.append(
+            Finding(
+                f"Monotonicity check: {r['axis']} {r['from']} -> {r['to']} ({r['step']} of "
+                f"{r['unit']}) changed {quantity} by {r['change']:+.4f} (SE {r['se']:.4f}), "
+                "the wrong way beyond noise.",
+                flag=True,
+            )
+        )
+    report.sections.append(
+        Section(
+            "Monotonicity check",
+            [str(c) for c in table.columns],
+            [[_fmt(v) for v in row] for row in table.itertuples(index=False)],
+            text_columns=1,
+        )
+    )
+
+
+def _differences(folder: Path, report: Report, axes: list[str]) -> None:
+    path = folder / "differences.parquet"
+    if not path.exists():
+        return
+    table = pd.read_parquet(path)
+    if table.empty:
+        return
+    report.sections.append(
+        Section(
+            "Paired differences against the baseline (common random numbers)",
+            [str(c) for c in table.columns],
+            [[_fmt(v) for v in row] for row in table.itertuples(index=False)],
+            text_columns=len(axes) or 1,
+        )
+    )
+
+
+def _value_section(folder: Path, report: Report) -> None:
+    path = folder / "summary.csv"
+    if not path.exists() or not (folder / "value.parquet").exists():
+        return
+    summary = pd.read_csv(path, index_col=0)
+    table = pd.read_parquet(folder / "value.parquet")
+    first = table.iloc[0]
+    if report.title.startswith("Results"):
+        report.title = f"Unit value report ({first['system']})"
+    for key in ("seed", "rules_hash", "analyzer_version", "numpy_version", "numba_version"):
+        report.provenance.setdefault(key, str(first[key]))
+    columns = ["unit", "points", "value per point", "fair cost", "duel score", "kill p"]
+    rows = [
+        [
+            str(u),
+            str(int(r["points"])),
+            _pm(r["value_per_point"], r["value_per_point_se"]),
+            _pm(r["fair_cost"], r["fair_cost_se"], 1),
+            _pm(r["duel_score"], r["duel_score_se"]),
+            f"{r['kill_probability']:.3f}",
+        ]
+        for u, r in summary.iterrows()
+    ]
+    report.sections.append(Section("Unit value against the field", columns, rows))
+    for unit, r in summary.iterrows():
+        gap = r["fair_cost"] - r["points"]
+        half = Z95 * r["fair_cost_se"]
+        if abs(gap) > max(2 * half, 0.1 * r["points"]):
+            verdict = "under-costed" if gap > 0 else "over-costed"
+            report.findings.append(
+                Finding(
+                    f"{unit} at {int(r['points'])} points has value per point "
+                    f"{_pm(r['value_per_point'], r['value_per_point_se'])}; fair cost "
+                    f"{r['fair_cost']:.1f} ± {half:.1f}: {verdict}."
+                )
+            )
+
+
+def _fair_cost_section(folder: Path, report: Report) -> None:
+    for path in sorted(folder.glob("fair_cost*.parquet")):
+        table = pd.read_parquet(path)
+        report.sections.append(
+            Section(
+                f"Fair cost search ({path.stem})",
+                [str(c) for c in table.columns],
+                [[_fmt(v) for v in row] for row in table.itertuples(index=False)],
+            )
+        )
+
+
+def _charts(folder: Path, report: Report) -> None:
+    for path in sorted(folder.rglob("*.png")):
+        caption = path.stem.replace("_", " ")
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        report.charts.append({"caption": caption, "data": data, "file": str(path.name)})
+
+
+def build_report(folder: str | Path) -> Report:
+    """Collect tables, findings and charts from a results folder."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(f"{folder}: not a results folder")
+    report = Report(title=f"Results in {folder}")
+    _sweep_section(folder, report)
+    _value_section(folder, report)
+    _fair_cost_section(folder, report)
+    _charts(folder, report)
+    if not report.sections and not report.charts:
+        raise InputError(f"{folder}: no results (results.parquet, value.parquet, charts) found")
+    return report
+
+
+def render_report(folder: str | Path, out: str | Path) -> Path:
+    """Write the self-contained HTML report of ``folder`` to ``out``."""
+    report = build_report(folder)
+    env = Environment(
+        loader=PackageLoader("analyzer.reporting", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+    )
+    html = env.get_template("report.html.j2").render(
+        title=report.title,
+        findings=report.findings,
+        sections=report.sections,
+        charts=report.charts,
+        provenance=report.provenance,
+        source=str(folder),
+        generated=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(out)
+    return out
