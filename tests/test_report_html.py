@@ -77,6 +77,3 @@ def test_report_renders_in_headless_chromium(value_folder, tmp_path):
     assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
     image = mpimg.imread(shot)
     assert image.shape[:2] == (2400, 1200) and float(np.std(image)) > 0.01
-    keep = Path("reports") / "examples"
-    if keep.is_dir():  # a copy to look at after a local run
-        shutil.copy(shot, keep / "report-screenshot.png")
