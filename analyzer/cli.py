@@ -294,11 +294,10 @@ def _progress_line(message: str) -> None:
     click.echo(f"\r\033[K{message}", err=True, nl=False)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point: one-line errors, exit code 2 for bad input."""
-    args = list(argv) if argv is not None else sys.argv[1:]
+def run_click(command: click.Command, argv: Sequence[str]) -> None:
+    """Run a click command with the CLI's error handling: one-line errors, exit code 2."""
     try:
-        cli.main(args=_fold_start_distance(args), standalone_mode=False)
+        command.main(args=list(argv), standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.UsageError as err:
@@ -311,6 +310,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
 
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point: one-line errors, exit code 2 for bad input."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    run_click(cli, _fold_start_distance(args))
+
+
+def _register_batch_commands() -> None:
+    from analyzer.experiments.cli import fair_cost, sweep
+
+    cli.add_command(sweep)
+    cli.add_command(fair_cost)
+
+
+_register_batch_commands()
 
 if __name__ == "__main__":
     main()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import numba
 import numpy as np
 from numba import njit, prange, types
 
@@ -65,21 +66,11 @@ def simulate_counts(
     task: tuple[int, ...] = (),
 ) -> np.ndarray:
     """Counts of each outcome ``lowest..highest`` over ``trials`` simulated rolls."""
-    n_outcomes = highest - lowest + 1
     sizes = block_sizes(trials)
     if sizes.size == 0:
-        return np.zeros(n_outcomes, dtype=np.int64)
-    states = block_states(seed, sizes.size, task)
-    trial.compile(TRIAL_SIGNATURE)  # no-op once compiled; loads from the numba cache
-    counts = _runner()(
-        trial, states, sizes, np.ascontiguousarray(params, dtype=np.int64), lowest, n_outcomes
-    )
-    totals = np.asarray(counts.sum(axis=0), dtype=np.int64)
-    if totals[-1]:
-        raise RuntimeError(
-            f"trial kernel returned {totals[-1]} outcomes outside {lowest}..{highest}"
-        )
-    return totals[:-1]
+        return np.zeros(highest - lowest + 1, dtype=np.int64)
+    blocks = simulate_block_counts(trial, params, lowest, highest, seed, task, 0, sizes)
+    return np.asarray(blocks.sum(axis=0), dtype=np.int64)
 
 
 def simulate_block_counts(
@@ -101,10 +92,17 @@ def simulate_block_counts(
     n_outcomes = highest - lowest + 1
     sizes = np.ascontiguousarray(sizes, dtype=np.int64)
     states = block_states(seed, sizes.size, task, first_block=first_block)
-    trial.compile(TRIAL_SIGNATURE)
-    counts = _runner()(
-        trial, states, sizes, np.ascontiguousarray(params, dtype=np.int64), lowest, n_outcomes
-    )
+    trial.compile(TRIAL_SIGNATURE)  # no-op once compiled; loads from the numba cache
+    threads = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(threads, sizes.size)))  # no idle threads to wake
+    try:
+        counts = _runner()(
+            trial, states, sizes, np.ascontiguousarray(params, dtype=np.int64), lowest, n_outcomes
+        )
+    finally:
+        numba.set_num_threads(threads)
     if counts[:, -1].any():
-        raise RuntimeError(f"trial kernel returned outcomes outside {lowest}..{highest}")
+        raise RuntimeError(
+            f"trial kernel returned {counts[:, -1].sum()} outcomes outside {lowest}..{highest}"
+        )
     return np.asarray(counts[:, :-1], dtype=np.int64)

@@ -10,6 +10,7 @@ faces ``1..skull`` are skulls, the next ``shield`` faces are shields, the rest b
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,18 @@ def load_combat_die(path: str | Path | None = None) -> dict[str, int]:
     """Face counts ``{"skull": s, "shield": h, "blank": b}`` of the combat die in ``dice.yaml``.
 
     Raises :class:`ConfigError` (``path:line: field: message``) on a malformed file.
+    The parsed file is cached until the file changes (duels load it many times).
     """
     path = Path(DICE_FILE if path is None else path)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = -1  # let the loader report the unreadable file
+    return dict(_load_combat_die(path, stamp))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_combat_die(path: Path, stamp: int) -> dict[str, int]:
     doc = load_yaml(path)
     if not isinstance(doc, dict) or "combat_die" not in doc:
         raise ConfigError(f"{path}:{_line(doc)}: combat_die: missing (a mapping of face counts)")

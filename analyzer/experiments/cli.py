@@ -1,0 +1,250 @@
+"""Click commands ``sweep`` and ``fair-cost`` (registered by ``analyzer.cli``).
+
+``analyzer sweep SPEC.yaml [--workers N | --scheduler tcp://HOST:PORT] [--until-ci W]``
+and ``analyzer fair-cost SYSTEM --unit NAME --field FIELD.yaml``; also runnable
+as ``python -m analyzer.experiments SPEC.yaml``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from analyzer.games import SYSTEMS
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a sweep like Ctrl-C: finished blocks are kept, the run can resume."""
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not in the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@click.command()
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="results folder (default: reports/sweep-NAME); rerun into it to resume",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="local Dask worker processes (default: all cores; 0: serial, in this process)",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="tcp://HOST:PORT",
+    help="run on this Dask scheduler (default: Dask's config, else an embedded local cluster)",
+)
+@click.option("--chunk", type=int, default=None, help="blocks per Dask task (default: automatic)")
+@click.option("--trials", type=int, default=None, help="trials per task and cell (default: file)")
+@click.option("--seed", type=int, default=None, help="random seed (default: file)")
+@click.option(
+    "--until-ci",
+    type=float,
+    default=None,
+    metavar="W",
+    help="add blocks to each cell until its 95% CI half-width is <= W",
+)
+@click.option(
+    "--max-trials", type=int, default=None, help="cap of --until-ci, trials per task and cell"
+)
+@click.option("--no-charts", is_flag=True, default=False, help="skip the PNG charts")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="progress bar (default: only on a terminal)",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(("table", "json", "csv")),
+    default="table",
+    show_default=True,
+    help="what to print: summary table, or the results table as JSON / CSV",
+)
+def sweep(
+    spec: str,
+    out_dir: str | None,
+    workers: int | None,
+    scheduler: str | None,
+    chunk: int | None,
+    trials: int | None,
+    seed: int | None,
+    until_ci: float | None,
+    max_trials: int | None,
+    no_charts: bool,
+    progress: bool | None,
+    output_format: str,
+) -> None:
+    """Balance sweep: a grid of variations, measured on Dask with resume (SPEC: sweep file)."""
+    from analyzer.experiments.runner import SweepInterrupted
+    from analyzer.experiments.sweep import run_sweep, summary_text
+
+    try:
+        with _sigterm_as_interrupt():
+            outcome = run_sweep(
+                spec,
+                out_dir,
+                workers=workers,
+                scheduler=scheduler,
+                chunk=chunk,
+                trials=trials,
+                seed=seed,
+                until_ci=until_ci,
+                max_trials=max_trials,
+                charts=not no_charts,
+                progress=progress,
+            )
+    except SweepInterrupted as stop:
+        click.echo(str(stop), err=True)
+        raise click.Abort() from None
+    if output_format == "json":
+        click.echo(json.dumps(json.loads(outcome.results.to_json(orient="records")), indent=1))
+    elif output_format == "csv":
+        click.echo(outcome.results.to_csv(index=False).rstrip("\n"))
+    else:
+        click.echo(summary_text(outcome))
+        for label, path in outcome.files.items():
+            click.echo(f"{label}: {path}")
+
+
+def _start(text: str) -> dict[str, Any]:
+    """``melee`` | ``range`` | ``range:R`` -> duel options."""
+    kind, _, distance = text.partition(":")
+    if kind == "melee" and not distance:
+        return {"start": "melee"}
+    if kind == "range":
+        try:
+            return {"start": "range", "distance": float(distance) if distance else 12.0}
+        except ValueError:
+            pass
+    raise click.BadParameter(f"must be 'melee', 'range' or 'range:R' (got {text!r})")
+
+
+@click.command("fair-cost")
+@click.argument("system", type=click.Choice(SYSTEMS))
+@click.option(
+    "--units",
+    "units_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="unit cards (default: configs/SYSTEM/units.yaml)",
+)
+@click.option("--unit", required=True, help="the unit whose fair cost is sought")
+@click.option(
+    "--field",
+    "field_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="opponents file (system, opponents: [names])",
+)
+@click.option("--trials", type=int, default=65_536, show_default=True, help="duels per pairing")
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--block-size", type=int, default=4096, show_default=True)
+@click.option("--low", type=int, default=None, help="lowest cost to search (default: automatic)")
+@click.option("--high", type=int, default=None, help="highest cost to search")
+@click.option("--start", default="melee", show_default=True, help="'melee' or 'range:R' (cm)")
+@click.option(
+    "--first", type=click.Choice(("a", "b", "alternate")), default="alternate", show_default=True
+)
+@click.option("--max-rounds", type=int, default=12, show_default=True)
+@click.option("--opt", "rule_opts", multiple=True, metavar="KEY=VALUE", help="duel rule option")
+@click.option("--workers", type=int, default=None, help="Dask workers (0: serial)")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="results folder (default: reports/fair-cost-UNIT)",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(("table", "json", "csv")), default="table"
+)
+def fair_cost(
+    system: str,
+    units_file: str | None,
+    unit: str,
+    field_file: str,
+    trials: int,
+    seed: int,
+    block_size: int,
+    low: int | None,
+    high: int | None,
+    start: str,
+    first: str,
+    max_rounds: int,
+    rule_opts: tuple[str, ...],
+    workers: int | None,
+    scheduler: str | None,
+    out_dir: str | None,
+    output_format: str,
+) -> None:
+    """Points cost at which UNIT's value per point equals the field median (bisection on CRN)."""
+    from analyzer.analysis.duel import parse_rule_options
+    from analyzer.experiments.fair_cost import fair_cost as solve
+
+    result = solve(
+        system,
+        unit,
+        field_file,
+        units_file,
+        trials=trials,
+        seed=seed,
+        block_size=block_size,
+        low=low,
+        high=high,
+        options={**_start(start), "first": first, "max_rounds": max_rounds},
+        rules=parse_rule_options(rule_opts),
+        out_dir=out_dir,
+        workers=workers,
+        scheduler=scheduler,
+        progress=lambda msg: click.echo(f"evaluating {msg}", err=True),
+    )
+    table = result.table()
+    if output_format == "json":
+        click.echo(json.dumps(json.loads(table.to_json(orient="records"))[0], indent=1))
+    elif output_format == "csv":
+        click.echo(table.to_csv(index=False).rstrip("\n"))
+    else:
+        click.echo(result.sentence())
+        click.echo(result.trace().to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+
+
+def _run(command: click.Command, argv: Sequence[str] | None) -> None:
+    from analyzer.cli import run_click
+
+    run_click(command, list(argv) if argv is not None else sys.argv[1:])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m analyzer.experiments``: the sweep command with the CLI's error handling."""
+    _run(sweep, argv)
+
+
+def fair_cost_main(argv: Sequence[str] | None = None) -> None:
+    """The ``fair-cost`` command with the CLI's error handling (for scripts and tests)."""
+    _run(fair_cost, argv)

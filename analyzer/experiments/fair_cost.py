@@ -1,0 +1,391 @@
+"""``analyzer fair-cost``: the points cost at which a unit is exactly as efficient as the field.
+
+Criterion (duel value, as ``analyzer value``): the value per point of the unit
+(expected opponent points removed in one-on-one duels against the field, per
+own point) equals the *median* value per point of the field's units, each
+measured against the rest of the field *and the unit at that cost*.  With
+``f(c)`` = unit's value per point minus the field median when the unit costs
+``c``, ``f`` decreases in ``c`` (a dearer unit is less efficient, and is a
+richer prize for the others), so the fair cost is its root.
+
+Method: bisection over integer costs on common random numbers.  Every cost
+is evaluated on the same per-block seeds (the same stored blocks: a cost that
+does not enter the duel kernels reuses them outright), so ``f`` is a fixed,
+monotone function of the cost and the bisection cannot be misled by noise;
+the root between the last two integer costs is interpolated linearly.  The
+CI comes from the delete-one-block jackknife of that root (every quantity
+recomputed without block ``b``, the root re-interpolated) with a Student-t
+quantile.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer import paths
+from analyzer.analysis.value import load_field
+from analyzer.errors import AnalyzerError, InputError
+from analyzer.experiments.executor import make_executor
+from analyzer.experiments.metrics import (
+    CellState,
+    DuelOptionsSection,
+    SweepContext,
+    ValueCell,
+    ValueMetric,
+    ValueSection,
+)
+from analyzer.experiments.runner import SweepRun, execute
+from analyzer.experiments.spec import Cell, SweepFile, SweepPlan, blocks_for, code_hash
+from analyzer.experiments.tasks import digest
+from analyzer.experiments.variations import set_stat
+from analyzer.games import system_module
+from analyzer.provenance import data_hash, versions
+
+MAX_COST = 100_000
+
+
+@dataclass
+class Evaluation:
+    """``f`` at one cost: the unit's value per point, the field's, their median."""
+
+    cost: int
+    unit_vpp: float
+    field_vpp: dict[str, float]
+    run: SweepRun
+
+    @property
+    def median(self) -> float:
+        return float(np.median(list(self.field_vpp.values())))
+
+    @property
+    def gap(self) -> float:
+        return self.unit_vpp - self.median
+
+
+@dataclass
+class FairCost:
+    """The answer, its CI and the evaluations that led to it."""
+
+    system: str
+    unit: str
+    current_cost: int
+    fair_cost: float
+    se: float
+    ci_low: float
+    ci_high: float
+    bracket: tuple[int, int]
+    evaluations: list[Evaluation]
+    trials: int
+    blocks: int
+    seed: int
+    rules_hash: str
+    opponents: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    def table(self) -> pd.DataFrame:
+        """One tidy row with provenance."""
+        return pd.DataFrame(
+            [
+                {
+                    "system": self.system,
+                    "unit": self.unit,
+                    "criterion": "value_per_point = field median",
+                    "current_cost": self.current_cost,
+                    "fair_cost": self.fair_cost,
+                    "se": self.se,
+                    "ci_low": self.ci_low,
+                    "ci_high": self.ci_high,
+                    "bracket_low": self.bracket[0],
+                    "bracket_high": self.bracket[1],
+                    "n": self.trials,
+                    "blocks": self.blocks,
+                    "field": "; ".join(self.opponents),
+                    "seed": self.seed,
+                    "rules_hash": self.rules_hash,
+                    **versions(),
+                }
+            ]
+        )
+
+    def trace(self) -> pd.DataFrame:
+        """Every cost evaluated: the unit's value per point, the field median and the gap."""
+        return pd.DataFrame(
+            [
+                {
+                    "cost": e.cost,
+                    "unit_value_per_point": e.unit_vpp,
+                    "field_median_value_per_point": e.median,
+                    "gap": e.gap,
+                }
+                for e in sorted(self.evaluations, key=lambda e: e.cost)
+            ]
+        )
+
+    def sentence(self) -> str:
+        half = (self.ci_high - self.ci_low) / 2
+        verdict = (
+            "overcosted"
+            if self.current_cost > self.ci_high
+            else "undercosted"
+            if self.current_cost < self.ci_low
+            else "fairly costed"
+        )
+        return (
+            f"{self.unit}: fair cost {self.fair_cost:.1f} +/- {half:.1f} points "
+            f"(95% CI {self.ci_low:.1f} to {self.ci_high:.1f}); it costs {self.current_cost} "
+            f"now: {verdict} against this field"
+        )
+
+
+class _Problem:
+    """Cells of one cost: the unit against the field, each field unit against the rest."""
+
+    def __init__(
+        self,
+        system: str,
+        units_path: Path,
+        field_path: Path,
+        unit: str,
+        trials: int,
+        seed: int,
+        block_size: int,
+        options: dict[str, Any],
+        rules: dict[str, Any],
+    ) -> None:
+        units = system_module(system, "units")
+        self.cards = dict(units.load_units(units_path))
+        if unit not in self.cards:
+            raise InputError(f"{units_path}: no unit named {unit!r}")
+        self.field = [v for v in load_field(field_path, self.cards, system) if v != unit]
+        if len(self.field) < 2:
+            raise InputError(f"{field_path}: the field needs at least 2 units other than {unit!r}")
+        self.system, self.unit, self.seed = system, unit, seed
+        self.block_size = block_size
+        self.blocks = blocks_for(trials, block_size)
+        ctx = SweepContext(system, self.cards, block_size, lambda t: Path(t), [units_path])
+        section = ValueSection(
+            kind="value",
+            unit=unit,
+            field=self.field,
+            options=DuelOptionsSection.model_validate(options),
+            rules=rules,
+        )
+        self.metric = ValueMetric(ctx, section)
+        self.inputs = [units_path, field_path]
+        self.rules_hash = data_hash(*self.inputs, system=system)
+        self.code_hash = code_hash(system)
+        self.spec = SweepFile(
+            name=re.sub(r"[^A-Za-z0-9_.-]+", "-", f"fair-cost-{unit}").strip("-"),
+            system=system,
+            units=str(units_path),
+            metric=section.model_dump(mode="json"),
+            trials=trials,
+            block_size=block_size,
+            seed=seed,
+            exact=False,
+        )
+
+    def cells(self, cost: int) -> list[ValueCell]:
+        state = self.metric.base_state()
+        state.cards[self.unit] = set_stat(state.cards[self.unit], "points", cost)
+        plans = [self.metric.plan(state)]
+        pool = [self.unit, *self.field]
+        for w in self.field:
+            other = CellState(
+                state.cards,
+                {"unit": w, "field": [(v, 1.0) for v in pool if v != w]},
+                {},
+                state.options,
+            )
+            plans.append(self.metric.plan(other))
+        return [p for p in plans if isinstance(p, ValueCell)]
+
+    def plan(self, cost: int) -> SweepPlan:
+        cells = [
+            Cell(i, {"cost": cost, "unit": u}, plan, digest([t.identity() for t in plan.tasks]))
+            for i, (u, plan) in enumerate(zip([self.unit, *self.field], self.cells(cost)))
+        ]
+        plan = SweepPlan(
+            path=Path(self.inputs[1]),
+            spec=self.spec,
+            metric=self.metric,
+            axes=[],
+            cells=cells,
+            baseline=0,
+            inputs=self.inputs,
+            rules_hash=self.rules_hash,
+            code_hash=self.code_hash,
+            spec_hash=digest([self.spec.model_dump(mode="json"), cost]),
+            seed=self.seed,
+            block_size=self.block_size,
+            initial_blocks=self.blocks,
+        )
+        plan.set_run_options()
+        return plan
+
+
+def _vpp(run: SweepRun, cell: int, drop: int | None = None) -> float:
+    counts = run.counts(cell)
+    sums = [c.sum(axis=0) - (c[drop] if drop is not None else 0) for c in counts]
+    return run.plan.cells[cell].plan.estimate(sums)["value_per_point"].estimate
+
+
+def _gap(run: SweepRun, drop: int | None = None) -> float:
+    unit = _vpp(run, 0, drop)
+    others = [_vpp(run, i, drop) for i in range(1, len(run.plan.cells))]
+    return unit - float(np.median(others))
+
+
+def fair_cost(
+    system: str,
+    unit: str,
+    field_file: str | Path,
+    units_file: str | Path | None = None,
+    *,
+    trials: int = 65_536,
+    seed: int = 2026,
+    block_size: int = 4096,
+    low: int | None = None,
+    high: int | None = None,
+    options: dict[str, Any] | None = None,
+    rules: dict[str, Any] | None = None,
+    out_dir: str | Path | None = None,
+    workers: int | None = 0,
+    scheduler: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> FairCost:
+    """Fair cost of ``unit`` against the field of ``field_file`` (see the module docstring)."""
+    if trials < 1:
+        raise InputError(f"--trials must be >= 1 (got {trials})")
+    if block_size < 2 or block_size % 2:
+        raise InputError(f"--block-size must be an even number >= 2 (got {block_size})")
+    units_path = Path(units_file) if units_file else paths.system_config(system, "units.yaml")
+    problem = _Problem(
+        system,
+        units_path,
+        Path(field_file),
+        unit,
+        trials,
+        seed,
+        block_size,
+        dict(options or {}),
+        dict(rules or {}),
+    )
+    current = int(problem.cards[unit].points)
+    out = Path(out_dir) if out_dir else Path("reports") / f"{problem.spec.name}"
+    executor = make_executor(workers, scheduler)
+    evaluations: dict[int, Evaluation] = {}
+
+    def evaluate(cost: int) -> Evaluation:
+        if cost not in evaluations:
+            if progress:
+                progress(f"cost {cost}")
+            plan = problem.plan(cost)
+            run = execute(plan, out / "blocks-store", executor=executor, progress=False)
+            field_vpp = {name: _vpp(run, i) for i, name in enumerate(problem.field, start=1)}
+            evaluations[cost] = Evaluation(cost, _vpp(run, 0), field_vpp, run)
+        return evaluations[cost]
+
+    try:
+        lo, hi = _bracket(evaluate, current, low, high)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if evaluate(mid).gap > 0:
+                lo = mid
+            else:
+                hi = mid
+    finally:
+        executor.close()
+    e_lo, e_hi = evaluations[lo], evaluations[hi]
+    root = _interpolate(lo, e_lo.gap, e_hi.gap)
+    blocks = problem.blocks
+    replicates = np.array(
+        [_interpolate(lo, _gap(e_lo.run, b), _gap(e_hi.run, b)) for b in range(blocks)]
+    )
+    se = math.sqrt((blocks - 1) / blocks * float(((replicates - replicates.mean()) ** 2).sum()))
+    from scipy import stats
+
+    t = float(stats.t.ppf(0.975, blocks - 1))
+    result = FairCost(
+        system=system,
+        unit=unit,
+        current_cost=current,
+        fair_cost=root,
+        se=se,
+        ci_low=root - t * se,
+        ci_high=root + t * se,
+        bracket=(lo, hi),
+        evaluations=list(evaluations.values()),
+        trials=blocks * block_size,
+        blocks=blocks,
+        seed=seed,
+        rules_hash=problem.rules_hash,
+        opponents=problem.field,
+    )
+    _write(result, out)
+    return result
+
+
+def _interpolate(lo: int, gap_lo: float, gap_hi: float) -> float:
+    """Root of the line through (lo, gap_lo) and (lo + 1, gap_hi)."""
+    if gap_lo == gap_hi:
+        return lo + 0.5
+    return lo + gap_lo / (gap_lo - gap_hi)
+
+
+def _bracket(
+    evaluate: Callable[[int], Evaluation], current: int, low: int | None, high: int | None
+) -> tuple[int, int]:
+    """Integer costs ``lo < hi`` with gap(lo) > 0 >= gap(hi), searched from the current cost."""
+    if low is not None and low < 1:
+        raise InputError(f"--low must be >= 1 (got {low})")
+    if low is not None and high is not None and high <= low:
+        raise InputError("--high must be above --low")
+    if low is not None and evaluate(low).gap <= 0:
+        raise AnalyzerError(f"at --low {low} points the unit is already below the field median")
+    if high is not None and evaluate(high).gap > 0:
+        raise AnalyzerError(f"at --high {high} points the unit is still above the field median")
+    lo, hi = low, high
+    if lo is None and hi is None:
+        start = max(1, current)
+        if evaluate(start).gap > 0:
+            lo = start
+        else:
+            hi = start
+    if lo is None:  # gap(hi) <= 0: halve the cost until the unit is above the median
+        assert hi is not None
+        while True:
+            cost = max(1, hi // 2)
+            if cost == hi:
+                raise AnalyzerError("even at 1 point the unit is below the field median")
+            if evaluate(cost).gap > 0:
+                lo = cost
+                break
+            hi = cost
+    if hi is None:  # gap(lo) > 0: double the cost until the unit is below the median
+        while True:
+            cost = lo * 2
+            if cost > MAX_COST:
+                raise AnalyzerError(
+                    f"the unit stays above the field median up to {MAX_COST} points"
+                )
+            if evaluate(cost).gap <= 0:
+                hi = cost
+                break
+            lo = cost
+    return lo, hi
+
+
+def _write(result: FairCost, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    result.table().to_parquet(out / "fair_cost.parquet", index=False)
+    result.table().to_csv(out / "fair_cost.csv", index=False)
+    result.trace().to_csv(out / "fair_cost_trace.csv", index=False)
