@@ -82,21 +82,25 @@ def _sweep_section(folder: Path, report: Report) -> None:
             report.provenance[key] = str(first[key])
     report.provenance["cells"] = str(table["cell"].nunique())
     report.provenance["swept parameters"] = ", ".join(axes) or "none"
-    columns = [*axes, "quantity", "estimate ± 95% CI", "exact", "n"]
+    quantity = str(first["quantity"])
+    head = table[table["quantity"] == quantity]
+    columns = [*axes, f"{quantity} ± 95% CI", "exact", "n"]
     rows = [
         [
             *(_fmt(r[a]) for a in axes),
-            str(r["quantity"]),
             _pm(r["estimate"], r["se"], 4),
             _fmt(float(r["exact"])),
             str(r["n"]),
         ]
-        for _, r in table.iterrows()
+        for _, r in head.iterrows()
     ]
-    report.sections.append(Section("Sweep results", columns, rows, text_columns=len(axes) + 1))
-    quantity = str(first["quantity"])
-    head = table[table["quantity"] == quantity].sort_values("estimate")
-    best, worst = head.iloc[-1], head.iloc[0]
+    others = sorted(set(table["quantity"]) - {quantity})
+    note = f"Other quantities ({', '.join(others)}) are in results.csv." if others else ""
+    report.sections.append(
+        Section(f"Sweep results: {quantity}", columns, rows, text_columns=len(axes), note=note)
+    )
+    ranked = head.sort_values("estimate")
+    best, worst = ranked.iloc[-1], ranked.iloc[0]
     for label, row in (("highest", best), ("lowest", worst)):
         where = ", ".join(f"{a} = {row[a]}" for a in axes)
         report.findings.append(

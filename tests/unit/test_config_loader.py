@@ -100,9 +100,7 @@ def test_duplicate_names_wrong_system_and_unknown_sample_fields(tmp_path):
         tmp_path,
         "system: toy\nunits:\n  - {name: A, points: 1, hp: 1, defense: 0, sample: [speed]}\n",
     )
-    assert problems(path) == [
-        f"{path}:3: units[0]: sample lists unknown field(s): speed"
-    ]
+    assert problems(path) == [f"{path}:3: units[0]: sample lists unknown field(s): speed"]
 
 
 def test_yaml_syntax_error_and_empty_and_missing_file(tmp_path):
