@@ -118,10 +118,17 @@ def _duel_options(start: str, first: str, max_rounds: int) -> DuelOptions:
 
 
 def _fold_start_distance(argv: list[str]) -> list[str]:
-    """Let users type ``--start range 12``: join the distance into one token."""
+    """Let users type ``--start range 12`` and ``--lists A.yaml B.yaml C.yaml``."""
     out: list[str] = []
     i = 0
+    in_lists = False
     while i < len(argv):
+        if argv[i] == "--lists":
+            in_lists = True
+        elif argv[i].startswith("-"):
+            in_lists = False
+        elif in_lists and out and out[-1] != "--lists":
+            out.append("--lists")
         window = argv[i : i + 3]
         if window[:2] == ["--start", "range"] and len(window) == 3 and _is_number(window[2]):
             out += ["--start", f"range:{window[2]}"]
@@ -270,6 +277,40 @@ def value(
     click.echo(value_summary_table(summary))
     for label, path in written.items():
         click.echo(f"{label}: {path}")
+
+
+@cli.command()
+@_system_argument()
+@_UNITS_OPTION
+@click.option(
+    "--lists",
+    "lists",
+    required=True,
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="army list files (repeat --lists, or give several after one --lists)",
+)
+@click.option("--matches", type=int, default=2000, show_default=True, help="matches per pair")
+@click.option("--policy", default="greedy", show_default=True, help="AI policy of both players")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
+def compare(
+    system: str,
+    units_file: str | None,
+    lists: tuple[str, ...],
+    matches: int,
+    policy: str,
+    seed: int,
+    output_format: str,
+) -> None:
+    """Round robin of army lists: win-rate matrix with CIs and Bradley-Terry ratings."""
+    import json
+
+    from analyzer.analysis.compare import compare_lists, comparison_table
+
+    result = compare_lists(system, list(lists), matches, seed, units_file, policy)
+    text = json.dumps(result.to_dict(), indent=2) if output_format == "json" else None
+    click.echo(text or comparison_table(result))
 
 
 @cli.command()
