@@ -66,6 +66,12 @@ def from_samples(values: np.ndarray, weights: np.ndarray) -> Distribution:
     return Distribution(lowest, probs)
 
 
+def one_die(values: np.ndarray) -> Distribution:
+    """Distribution of ``values[face - 1]`` for one fair die (counts divided once, no drift)."""
+    counts = from_samples(np.asarray(values, dtype=np.int64), np.ones(len(values)))
+    return Distribution(counts.lowest, counts.probs / len(values))
+
+
 def point(value: int) -> Distribution:
     """A certain outcome."""
     return Distribution(value, np.ones(1))

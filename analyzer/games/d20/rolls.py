@@ -24,20 +24,6 @@ MAX_VALUE = 100
 D20_FACES = np.arange(1, rules.D20_SIDES + 1)
 
 
-def one_die(values: np.ndarray) -> ex.Distribution:
-    """Distribution of ``values[face - 1]`` for one fair die (counts divided once, no drift)."""
-    counts = ex.from_samples(np.asarray(values, dtype=np.int64), np.ones(len(values)))
-    return ex.Distribution(counts.lowest, counts.probs / len(values))
-
-
-def _check_choices(options: tuple[Option, ...], p: Params) -> None:
-    for opt in options:
-        if isinstance(opt.kind, tuple) and p[opt.key] not in opt.kind:
-            raise InputError(
-                f"--{opt.name} must be one of {', '.join(opt.kind)} (got {p[opt.key]!r})"
-            )
-
-
 def _value(name: str, help_text: str, required: bool = True) -> Option:
     return Option(
         name,
@@ -58,7 +44,7 @@ def cp_lost(attack: int, defense: int) -> ex.Distribution:
     """
     total = attack + D20_FACES
     lost = np.where(total > defense, total - defense, 0)
-    dist = one_die(lost)
+    dist = ex.one_die(lost)
     return dist.widen(0, max(attack + rules.D20_SIDES - defense, 0))
 
 
@@ -114,7 +100,6 @@ SHOT_OPTIONS = (
 
 
 def _check_shot(p: Params) -> Params:
-    _check_choices(SHOT_OPTIONS, p)
     return p
 
 
@@ -219,7 +204,6 @@ THROW_OPTIONS = (
 
 
 def _check_throw(p: Params) -> Params:
-    _check_choices(THROW_OPTIONS, p)
     if p["power"] <= p["dl"]:
         raise InputError(
             f"--power {p['power']} cannot throw a DL {p['dl']} object: the maximum throwing "

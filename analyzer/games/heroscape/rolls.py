@@ -110,20 +110,6 @@ def count_between(state, n_dice, sides, low, high):  # pragma: no cover - numba
     return hits
 
 
-def one_die(values: np.ndarray) -> ex.Distribution:
-    """Distribution of ``values[face - 1]`` for one fair die (counts divided once, no drift)."""
-    counts = ex.from_samples(np.asarray(values, dtype=np.int64), np.ones(len(values)))
-    return ex.Distribution(counts.lowest, counts.probs / len(values))
-
-
-def _check_choices(options: tuple[Option, ...], p: Params) -> None:
-    for opt in options:
-        if isinstance(opt.kind, tuple) and p[opt.key] not in opt.kind:
-            raise InputError(
-                f"--{opt.name} must be one of {', '.join(opt.kind)} (got {p[opt.key]!r})"
-            )
-
-
 # --------------------------------------------------------------------- attack
 ATTACK_OPTIONS = (
     Option(
@@ -195,7 +181,6 @@ ATTACK_OPTIONS = (
 
 
 def _check_attack(p: Params) -> Params:
-    _check_choices(ATTACK_OPTIONS, p)
     if p["extreme_height"] and p["height"] == "none":
         raise InputError("--extreme-height needs --height attacker or --height defender")
     if p["special"]:
@@ -446,7 +431,7 @@ def thin_ice_wounds(result: np.ndarray, height: int) -> np.ndarray:
 def _thin_ice_exact(p: Params) -> ex.Distribution:
     result = D20_FACES + rules.LODIN_BONUS * p["lodin"]
     wounds = thin_ice_wounds(result, p["height"])
-    return one_die(wounds).widen(0, rules.THIN_ICE_DOUBLE_WOUNDS)
+    return ex.one_die(wounds).widen(0, rules.THIN_ICE_DOUBLE_WOUNDS)
 
 
 @trial_kernel
@@ -490,7 +475,7 @@ def _wellspring_exact(p: Params) -> ex.Distribution:
         -1,
         np.where(result <= rules.WELLSPRING_HURT_AT_MOST, rules.WELLSPRING_WOUNDS, 0),
     )
-    return one_die(change).widen(-1, rules.WELLSPRING_WOUNDS)
+    return ex.one_die(change).widen(-1, rules.WELLSPRING_WOUNDS)
 
 
 @trial_kernel
@@ -527,7 +512,7 @@ WELLSPRING = Mechanic(
 def _scarab_exact(p: Params) -> ex.Distribution:
     result = D20_FACES + rules.LODIN_BONUS * p["lodin"]
     taken = np.where(result >= rules.SCARAB_ALL_AT, 0, p["wounds"] - 1)
-    return one_die(taken).widen(0, p["wounds"] - 1)
+    return ex.one_die(taken).widen(0, p["wounds"] - 1)
 
 
 @trial_kernel
