@@ -31,12 +31,8 @@ def _rotl(x, k):
 
 
 @njit(cache=True, inline="always")
-def next_u64(state):
-    """Advance xoshiro256** and return the next 64-bit word."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def _step(s0, s1, s2, s3):
+    """One xoshiro256** step on the four state words: (output, s0, s1, s2, s3)."""
     result = _rotl(s1 * uint64(5), 7) * uint64(9)
     t = s1 << uint64(17)
     s2 ^= s0
@@ -45,10 +41,13 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def next_u64(state):
+    """Advance xoshiro256** and return the next 64-bit word."""
+    result, state[0], state[1], state[2], state[3] = _step(state[0], state[1], state[2], state[3])
     return result
 
 
@@ -109,15 +108,18 @@ def _count_lanes_at_least(state, n_dice, sides, cut):
     add_limit = uint64(0x8000 - limit) * _ONES
     hits = 0
     remaining = n_dice
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]  # kept in registers
     while remaining > 0:
         take = min(remaining, 4)
         high = _lane_high_bits(take)
-        lanes = next_u64(state) & _LOW15
+        word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        lanes = word & _LOW15
         if ((lanes + add_limit) & high) != uint64(0):
             continue  # a used lane was in the rejected range: draw a fresh word
         found = ((lanes + add_cut) & high) >> uint64(15)
         hits += int((found * _ONES) >> uint64(48))
         remaining -= take
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return hits
 
 
