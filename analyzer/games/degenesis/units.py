@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -64,21 +64,6 @@ SYSTEM = "degenesis"
 UNITS_FILE = system_config(SYSTEM, "units.yaml")
 
 #: "Cults": the thirteen CULTS, as printed.
-CULTS = (
-    "Spitalians",
-    "Palers",
-    "Judges",
-    "Neolibyans",
-    "Jehammedans",
-    "Chroniclers",
-    "Clanners",
-    "Scourgers",
-    "Apocalyptics",
-    "Hellvetics",
-    "Scrappers",
-    "Anubians",
-    "Anabaptists",
-)
 Cult = Literal[
     "Spitalians",
     "Palers",
@@ -94,6 +79,7 @@ Cult = Literal[
     "Anubians",
     "Anabaptists",
 ]
+CULTS = get_args(Cult)
 #: "Potentials": "CLANNER POTENTIALS ... may be acquired and used by any OPERATIVE".
 CLANNER_CULT = "Clanners"
 #: "Abilities": the catalogue (names in snake case; RATING X, 1 for ABILITIES without one).
