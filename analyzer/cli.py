@@ -360,7 +360,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def _register_batch_commands() -> None:
     from analyzer.experiments.cli import fair_cost, sweep
+    from analyzer.games.rapture.match.cli import match
 
+    cli.add_command(match)
     cli.add_command(sweep)
     cli.add_command(fair_cost)
 

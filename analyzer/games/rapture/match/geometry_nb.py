@@ -1,0 +1,409 @@
+# mypy: ignore-errors
+"""Battlefield geometry for the match engine: distances, contact, line of sight, cover, paths.
+
+Conventions (rulebook ``rapture.txt``):
+
+* Coordinates in cm on the 90 x 90 cm battlefield ("Measure the Battlefield"); bases are
+  circles of the card's diameter; terrain pieces are axis-aligned rectangles.
+* Distances are measured base edge to base edge ("Measure Properly!"); two bases (or a
+  base and a terrain piece) are in contact (B2B) when that distance is at most
+  ``layout.CONTACT``.
+* Line of sight ("Determine Line of Sight!") is drawn along a *sight corridor*: ``nlines``
+  segments joining matching points of the two bases (the centre line and lines through
+  90% of each radius on both sides).  A segment is blocked by a terrain piece that blocks
+  LoS (buildings, or any piece a scenario marks) when it passes through the piece's
+  interior, and by the base of a model tied in close combat ("A LoS cannot be drawn through
+  close combats").  The target is visible when at least one segment is clear.
+* Cover ("3. Cover through Obstacles", the stated geometric rule): a visible target is
+  *partly covered* by a cover-giving piece when at least one sight segment passes through
+  the piece.  The piece does not count when the attacker is in contact with it, unless the
+  target is in contact with the same piece (examples C and E).  Models never give cover.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from analyzer.dice.random_nb import next_u64
+from analyzer.games.rapture.match.layout import (
+    BOARD,
+    CONTACT,
+    MF_X,
+    MF_Y,
+    MI_ALIVE,
+    MI_ENG,
+    SF_R,
+    SI_SIDE,
+    SI_UNIT,
+    TBLOCK,
+    TCOVER,
+    TSOLID,
+    TX0,
+    TX1,
+    TY0,
+    TY1,
+    WI_PLAN_DONE,
+    WI_PLAN_PREV,
+    WS_PLAN,
+)
+
+_INF = 1e30
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def uniform(rng):
+    """A float in [0, 1) from the match generator (53 random bits)."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def edge_distance(x0, y0, r0, x1, y1, r1):
+    """Base edge to base edge ("Measure Properly!"); negative when the bases overlap."""
+    return math.sqrt((x1 - x0) ** 2 + (y1 - y0) ** 2) - r0 - r1
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def circle_rect_gap(px, py, r, x0, y0, x1, y1):
+    """Distance from a base's edge to a rectangle (negative: the base overlaps it)."""
+    dx = max(x0 - px, 0.0, px - x1)
+    dy = max(y0 - py, 0.0, py - y1)
+    if dx > 0.0 or dy > 0.0:
+        return math.sqrt(dx * dx + dy * dy) - r
+    inside = min(px - x0, x1 - px, py - y0, y1 - py)
+    return -inside - r
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
+    """Parameters (t_in, t_out) of the segment inside the open rectangle; t_in >= t_out: none."""
+    t0 = np.float64(0.0)
+    t1 = np.float64(1.0)
+    dx = x1 - x0
+    dy = y1 - y0
+    if abs(dx) < 1e-12:
+        if x0 <= rx0 or x0 >= rx1:
+            return 1.0, 0.0
+    else:
+        ta = (rx0 - x0) / dx
+        tb = (rx1 - x0) / dx
+        if ta > tb:
+            ta, tb = tb, ta
+        t0 = max(t0, ta)
+        t1 = min(t1, tb)
+    if abs(dy) < 1e-12:
+        if y0 <= ry0 or y0 >= ry1:
+            return 1.0, 0.0
+    else:
+        ta = (ry0 - y0) / dy
+        tb = (ry1 - y0) / dy
+        if ta > tb:
+            ta, tb = tb, ta
+        t0 = max(t0, ta)
+        t1 = min(t1, tb)
+    return t0, t1
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def seg_hits_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
+    """True when the segment passes through the rectangle's interior."""
+    # bounding-box rejection first: most pieces are nowhere near a given segment
+    if max(x0, x1) <= rx0 or min(x0, x1) >= rx1 or max(y0, y1) <= ry0 or min(y0, y1) >= ry1:
+        return False
+    t0, t1 = seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1)
+    return t1 - t0 > 1e-9
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def seg_point_distance(x0, y0, x1, y1, px, py):
+    """Distance from a point to a segment, and the segment parameter of the closest point."""
+    dx = x1 - x0
+    dy = y1 - y0
+    ll = dx * dx + dy * dy
+    t = np.float64(0.0)
+    if ll > 0.0:
+        t = min(max(((px - x0) * dx + (py - y0) * dy) / ll, 0.0), 1.0)
+    qx = x0 + t * dx - px
+    qy = y0 + t * dy - py
+    return math.sqrt(qx * qx + qy * qy), t
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def first_contact(px, py, vx, vy, cx, cy, rr):
+    """First t in [0, 1] at which a point moving p + t v comes within ``rr`` of c (2.0: never).
+
+    A point already within ``rr`` that moves towards c is blocked at once (t = 0); one that
+    moves away is free.
+    """
+    fx = px - cx
+    fy = py - cy
+    c = fx * fx + fy * fy - rr * rr
+    b = fx * vx + fy * vy
+    if c <= 1e-9:
+        return 0.0 if b < 0.0 else 2.0
+    a = vx * vx + vy * vy
+    if a < 1e-18 or b >= 0.0:
+        return 2.0
+    disc = b * b - a * c
+    if disc < 0.0:
+        return 2.0
+    t = (-b - math.sqrt(disc)) / a
+    if t < 0.0 or t > 1.0:
+        return 2.0
+    return t
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def corridor_line(ax, ay, ar, bx, by, br, k, nlines):
+    """The k-th sight segment of the corridor between two bases."""
+    if nlines == 1:
+        return ax, ay, bx, by
+    dx = bx - ax
+    dy = by - ay
+    ll = math.sqrt(dx * dx + dy * dy)
+    if ll < 1e-9:
+        return ax, ay, bx, by
+    nx = -dy / ll
+    ny = dx / ll
+    s = -0.9 + 1.8 * k / (nlines - 1)
+    return ax + s * ar * nx, ay + s * ar * ny, bx + s * br * nx, by + s * br * ny
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def sight(TER, nt, MF, MI, SI, SF, n_models, ma, mb, ax, ay, bx, by, nlines):
+    """Line of sight and cover from model ``ma`` standing at (ax, ay) to model ``mb`` at (bx, by).
+
+    Returns -1 (no LoS), 0 (visible, no cover) or 1 (visible, cover through obstacles).
+    Models tied in close combat, other than the two, block the corridor; see the module
+    docstring for the cover rule.
+    """
+    ar = SF[ma, SF_R]
+    br = SF[mb, SF_R]
+    blocked = np.int64(0)  # bit mask of blocked sight segments
+    cover = np.bool_(False)
+    full = (1 << nlines) - 1
+    for p in range(nt):
+        x0 = TER[p, TX0]
+        y0 = TER[p, TY0]
+        x1 = TER[p, TX1]
+        y1 = TER[p, TY1]
+        # quick rejection: piece outside the corridor's bounding box
+        lo_x = min(ax - ar, bx - br)
+        hi_x = max(ax + ar, bx + br)
+        lo_y = min(ay - ar, by - br)
+        hi_y = max(ay + ar, by + br)
+        if x1 <= lo_x or x0 >= hi_x or y1 <= lo_y or y0 >= hi_y:
+            continue
+        gives_cover = TER[p, TCOVER] > 0.5
+        blocks = TER[p, TBLOCK] > 0.5
+        if not gives_cover and not blocks:
+            continue
+        hit = np.int64(0)
+        for k in range(nlines):
+            sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
+            if seg_hits_rect(sx0, sy0, sx1, sy1, x0, y0, x1, y1):
+                hit |= 1 << k
+        if hit == 0:
+            continue
+        if blocks:
+            blocked |= hit
+        if gives_cover:
+            att_touch = circle_rect_gap(ax, ay, ar, x0, y0, x1, y1) <= CONTACT
+            tgt_touch = circle_rect_gap(bx, by, br, x0, y0, x1, y1) <= CONTACT
+            if tgt_touch or not att_touch:
+                cover = np.bool_(True)
+    if blocked == full:
+        return -1
+    # close combats block the corridor
+    for m in range(n_models):
+        if m in (ma, mb) or MI[m, MI_ALIVE] == 0 or MI[m, MI_ENG] == 0:
+            continue
+        cx = MF[m, MF_X]
+        cy = MF[m, MF_Y]
+        rr = SF[m, SF_R]
+        for k in range(nlines):
+            if blocked & (1 << k):
+                continue
+            sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
+            d, t = seg_point_distance(sx0, sy0, sx1, sy1, cx, cy)
+            if d < rr - 1e-6 and 0.0 < t < 1.0:
+                blocked |= 1 << k
+        if blocked == full:
+            return -1
+    return 1 if cover else 0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def line_of_fire(MF, MI, SI, SF, n_models, ma, mb, nlines):
+    """ "Getting into the Line of Fire": the opposing model closest to the target in the way.
+
+    A model of the target's side, not of the target's unit, not tied in close combat, whose
+    base crosses the sight corridor strictly between attacker and target.  -1: none.
+    """
+    ax = MF[ma, MF_X]
+    ay = MF[ma, MF_Y]
+    bx = MF[mb, MF_X]
+    by = MF[mb, MF_Y]
+    ar = SF[ma, SF_R]
+    br = SF[mb, SF_R]
+    side = SI[mb, SI_SIDE]
+    unit = SI[mb, SI_UNIT]
+    best = np.int64(-1)
+    best_d = _INF
+    for m in range(n_models):
+        if MI[m, MI_ALIVE] == 0 or SI[m, SI_SIDE] != side or SI[m, SI_UNIT] == unit:
+            continue
+        if MI[m, MI_ENG] > 0:
+            continue
+        cx = MF[m, MF_X]
+        cy = MF[m, MF_Y]
+        rr = SF[m, SF_R]
+        crosses = np.bool_(False)
+        for k in range(nlines):
+            sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
+            d, t = seg_point_distance(sx0, sy0, sx1, sy1, cx, cy)
+            if d < rr and 0.0 < t < 1.0:
+                crosses = np.bool_(True)
+                break
+        if not crosses:
+            continue
+        dt = math.sqrt((cx - bx) ** 2 + (cy - by) ** 2)
+        if dt < best_d:
+            best_d = dt
+            best = m
+    return best
+
+
+# ------------------------------------------------------------------ paths
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def solid_clear(TER, nt, x0, y0, x1, y1, infl):
+    """True when the segment crosses no solid piece (buildings, impassable) grown by ``infl``."""
+    for p in range(nt):
+        if TER[p, TSOLID] < 0.5:
+            continue
+        if seg_hits_rect(
+            x0,
+            y0,
+            x1,
+            y1,
+            TER[p, TX0] - infl + 1e-3,
+            TER[p, TY0] - infl + 1e-3,
+            TER[p, TX1] + infl - 1e-3,
+            TER[p, TY1] + infl - 1e-3,
+        ):
+            return False
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def point_free_of_solids(TER, nt, x, y, r):
+    """True when a base at (x, y) overlaps no solid piece and lies on the battlefield."""
+    if x < r or y < r or x > BOARD - r or y > BOARD - r:
+        return False
+    for p in range(nt):
+        if TER[p, TSOLID] < 0.5:
+            continue
+        if circle_rect_gap(x, y, r, TER[p, TX0], TER[p, TY0], TER[p, TX1], TER[p, TY1]) < 0.0:
+            return False
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI):
+    """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
+
+    Movement ("Impassable Terrain", "Buildings": ground models cannot enter them) may go
+    around solid pieces: a visibility graph over the corners of the pieces grown by the
+    base radius, searched with Dijkstra.  Returns the number of waypoints (the last is the
+    goal) and the path length; when the goal cannot be reached, the direct segment.
+    """
+    infl = r + 0.05
+    if solid_clear(TER, nt, x, y, gx, gy, infl):
+        wx[0] = gx
+        wy[0] = gy
+        return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
+    # nodes: 0 start, 1 goal, then corners
+    nx = WS[WS_PLAN : WS_PLAN + 100]
+    ny = WS[WS_PLAN + 100 : WS_PLAN + 200]
+    nx[0] = x
+    ny[0] = y
+    nx[1] = gx
+    ny[1] = gy
+    nn = np.int64(2)
+    grow = infl + 0.05
+    for p in range(nt):
+        if TER[p, TSOLID] < 0.5:
+            continue
+        for c in range(4):
+            cx = TER[p, TX0] - grow if c % 2 == 0 else TER[p, TX1] + grow
+            cy = TER[p, TY0] - grow if c < 2 else TER[p, TY1] + grow
+            if point_free_of_solids(TER, nt, cx, cy, infl):
+                nx[nn] = cx
+                ny[nn] = cy
+                nn += 1
+    dist = WS[WS_PLAN + 200 : WS_PLAN + 200 + nn]
+    prev = WI[WI_PLAN_PREV : WI_PLAN_PREV + nn]
+    done = WI[WI_PLAN_DONE : WI_PLAN_DONE + nn]
+    dist[:] = _INF
+    prev[:] = -1
+    done[:] = 0
+    dist[0] = 0.0
+    for _ in range(nn):
+        u = np.int64(-1)
+        best = _INF
+        for i in range(nn):
+            if done[i] == 0 and dist[i] < best:
+                best = dist[i]
+                u = i
+        if u < 0 or u == 1:
+            break
+        done[u] = 1
+        for v in range(1, nn):
+            if done[v] == 1:
+                continue
+            d = math.sqrt((nx[v] - nx[u]) ** 2 + (ny[v] - ny[u]) ** 2)
+            if dist[u] + d >= dist[v]:
+                continue
+            if solid_clear(TER, nt, nx[u], ny[u], nx[v], ny[v], infl):
+                dist[v] = dist[u] + d
+                prev[v] = u
+    if prev[1] < 0:
+        wx[0] = gx
+        wy[0] = gy
+        return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
+    # walk back from the goal
+    k = np.int64(0)
+    v = np.int64(1)
+    while v != 0:
+        k += 1
+        v = prev[v]
+    v = np.int64(1)
+    i = k - 1
+    while v != 0:
+        wx[i] = nx[v]
+        wy[i] = ny[v]
+        i -= 1
+        v = prev[v]
+    return k, dist[1]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def point_along(x, y, wx, wy, n, budget):
+    """The point reached after ``budget`` cm along the polyline, ignoring terrain costs."""
+    px = x
+    py = y
+    left = budget
+    for i in range(n):
+        dx = wx[i] - px
+        dy = wy[i] - py
+        ll = math.sqrt(dx * dx + dy * dy)
+        if ll >= left:
+            if ll > 1e-12:
+                return px + dx * left / ll, py + dy * left / ll
+            return px, py
+        left -= ll
+        px = wx[i]
+        py = wy[i]
+    return px, py

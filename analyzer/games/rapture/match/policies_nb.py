@@ -1,0 +1,1449 @@
+# mypy: ignore-errors
+"""AI policies for Rapture matches: candidate actions, greedy scoring, reactions, unit choice.
+
+A policy is an integer (``layout.P_*``).  At each decision the engine enumerates the legal
+candidate actions of the active unit into a small buffer ``C`` (kind, actor, target,
+destination, score) with :func:`candidates`; ``random`` picks one uniformly, ``greedy``
+picks the best one-step score.  The lookahead policy (``lookahead_nb``) re-scores the
+best greedy candidates by simulated continuations.
+
+Greedy scores are in victory-point units.  Attacks use the exact wound tails ``TAB``
+(``TAB[n, hit_at, block_dice, block_at is 5+, 0, w] = P(wounds >= w)`` and their sums,
+from the exact engine, see ``compile.wound_tables``): the expected value of an attack is
+``ALPHA * points-per-HP * E[min(wounds, HP left)] + P(kill) * (VP of the kill)`` where the
+VP of a kill includes the unit's points when it is disabled, the 30-point bonus when it
+would be reached and a take-out mission target.  Moves are scored by the change of a
+position value: attack opportunities from the destination minus the expected damage the
+opposing units can deal there (their reach, line of sight and cover), plus mission terms.
+Reactions are taken when their expected gain beats their RP cost.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from analyzer.dice.random_nb import roll_die
+from analyzer.games.rapture.match.calls_nb import (
+    p_prepare_values,
+    p_value_at,
+    p_walk,
+)
+from analyzer.games.rapture.match.context_nb import (
+    xG,
+    xGF,
+    xMF,
+    xMI,
+    xMIS,
+    xOPT,
+    xRNG,
+    xSF,
+    xSI,
+    xTAB,
+    xTER,
+    xUI,
+    xUS,
+    xWI,
+    xWS,
+)
+from analyzer.games.rapture.match.geometry_nb import (
+    circle_rect_gap,
+    edge_distance,
+    plan_path,
+    sight,
+)
+from analyzer.games.rapture.match.layout import (
+    A_CC,
+    A_CHARGE,
+    A_END,
+    A_EXTINGUISH,
+    A_GETUP,
+    A_MOVE,
+    A_PICKUP,
+    A_RANGED,
+    A_RETREAT,
+    BAND,
+    BOARD,
+    BONUS_POINTS,
+    BONUS_VP,
+    C_ACTOR,
+    C_KIND,
+    C_SCORE,
+    C_TARGET,
+    C_X,
+    C_Y,
+    CC_LIMIT,
+    CONTACT,
+    G_BONUS0,
+    G_CARRIER0,
+    G_DIS0,
+    G_DONE0,
+    G_MIS0,
+    G_NT,
+    G_TARGET0,
+    GF_AREAX0,
+    GF_AREAY0,
+    GF_OBJX0,
+    GF_OBJY0,
+    M_KIND,
+    M_OBJ_SIZE,
+    M_PICKUP_AP,
+    M_R,
+    M_SHAPE,
+    M_VP,
+    M_X,
+    M_X1,
+    M_Y,
+    M_Y1,
+    M_ZONE_DEPTH,
+    MAX_BLOCK,
+    MAX_CAND,
+    MAX_DICE,
+    MF_X,
+    MF_Y,
+    MI_ALIVE,
+    MI_AP,
+    MI_CC,
+    MI_CS,
+    MI_ENG,
+    MI_MOVES,
+    MI_RANGED,
+    MI_RP,
+    MI_WOUNDS,
+    MIS_CARRY,
+    MIS_HOLD,
+    MIS_TAKEOUT,
+    MK_ESCAPE,
+    MK_FIRE,
+    MK_SHELTER,
+    MOVE_LIMIT,
+    O_MISSIONS,
+    P_RANDOM,
+    RANGED_LIMIT,
+    RE_COUNTERBLOW,
+    RE_DODGE,
+    RE_NONE,
+    REACTION_PENALTY,
+    SF_R,
+    SF_RANGE,
+    SF_VPH,
+    SI_HP,
+    SI_MARKERS,
+    SI_POINTS,
+    SI_POOL,
+    SI_SIDE,
+    SI_UNIT,
+    SI_WEAPON,
+    SQUAD,
+    ST_ATT,
+    ST_CCS,
+    ST_MMS,
+    ST_ROF,
+    ST_TEC,
+    T_BUILDING,
+    T_OBSTACLE,
+    TCOVER,
+    TK,
+    TX0,
+    TX1,
+    TY0,
+    TY1,
+    UI_ACT,
+    UI_ENG,
+    UI_MK,
+    UI_MPLOST,
+    UI_STATUS,
+    US_FIRST,
+    US_MP,
+    US_N,
+    US_POINTS,
+    US_SIDE,
+    US_TYPE,
+    WI_MEMBERS,
+    WI_TGT,
+    WS_REACH_WX,
+    WS_REACH_WY,
+    WS_W,
+)
+from analyzer.games.rapture.match.state_nb import (
+    block_for,
+    in_water,
+    lead_model,
+    move_budget,
+    own_edge_y,
+    unit_points_alive,
+)
+
+#: Value of one wound as a fraction of the target's points per HP (kills are worth VP).
+ALPHA = 0.5
+#: Weight of the damage opposing units can deal at a position.
+THREAT_W = 0.35
+#: Weight of attack opportunities from a position.
+OPP_W = 0.8
+#: Small cost of moving at all (prefer standing still when nothing changes).
+MOVE_COST = 0.05
+#: Value of one reaction point (reactions must beat it).
+RP_COST = 0.4
+
+
+# -------------------------------------------------------------- exact tables
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def tail(TAB, n, h, d, at, w):
+    """P(wounds >= w): ``n`` dice hitting on ``h``+ against ``d`` block dice at ``at``+."""
+    if w <= 0:
+        return 1.0
+    if n <= 0 or w > MAX_DICE:
+        return 0.0
+    n = min(n, MAX_DICE)
+    d = min(max(d, 0), MAX_BLOCK)
+    h = min(max(h, 1), 7)
+    return TAB[n, h, d, 0 if at <= 4 else 1, 0, w]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def capped_mean(TAB, n, h, d, at, red, cap):
+    """E[min(max(W - red, 0), cap)]: expected wounds after a damage reduction, capped."""
+    if n <= 0 or cap <= 0:
+        return 0.0
+    n = min(n, MAX_DICE)
+    d = min(max(d, 0), MAX_BLOCK)
+    h = min(max(h, 1), 7)
+    b = 0 if at <= 4 else 1
+    hi = min(cap + red, MAX_DICE + 1)
+    lo = min(red, MAX_DICE + 1)
+    return TAB[n, h, d, b, 1, hi] - TAB[n, h, d, b, 1, lo]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def kill_value(X, t, side):
+    """Victory points ``side`` gains at once when model ``t`` is removed."""
+    SI = xSI(X)
+    US = xUS(X)
+    MIS = xMIS(X)
+    MI = xMI(X)
+    G = xG(X)
+    u = SI[t, SI_UNIT]
+    vp = np.float64(0.0)
+    if US[u, US_TYPE] == SQUAD:
+        left = np.int64(0)
+        f = US[u, US_FIRST]
+        for m in range(f, f + US[u, US_N]):
+            left += MI[m, MI_ALIVE]
+        if left <= 1:
+            vp = float(US[u, US_POINTS])
+    elif SI[t, SI_POINTS] > 0 and US[u, US_TYPE] == BAND and t != lead_model(X, u):
+        vp = float(SI[t, SI_POINTS])
+    else:
+        vp = float(unit_points_alive(X, u))
+    if vp > 0.0:
+        if G[G_BONUS0 + side] == 0 and G[G_DIS0 + side] < BONUS_POINTS <= G[G_DIS0 + side] + vp:
+            vp += BONUS_VP
+        k = G[G_MIS0 + side]
+        if G[G_TARGET0 + side] == u and MIS[k, M_KIND] == MIS_TAKEOUT and G[G_DONE0 + side] == 0:
+            vp += MIS[k, M_VP]
+    return vp
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def attack_value(X, n, h, t, ranged, cover, side):
+    """Expected value (VP units) and kill chance of ``n`` dice hitting on ``h``+ at model t."""
+    SI = xSI(X)
+    SF = xSF(X)
+    TAB = xTAB(X)
+    MI = xMI(X)
+    if n <= 0 or MI[t, MI_ALIVE] == 0:
+        return 0.0, 0.0
+    dfn, at, red = block_for(X, t, ranged, cover)
+    left = SI[t, SI_HP] - MI[t, MI_WOUNDS]
+    ew = capped_mean(TAB, n, h, dfn, at, red, left)
+    pk = tail(TAB, n, h, dfn, at, left + red)
+    return ALPHA * SF[t, SF_VPH] * ew + pk * kill_value(X, t, side), pk
+
+
+# ---------------------------------------------------------------- helpers
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _add(C, n, kind, actor, target, x, y, score):
+    if n >= MAX_CAND:
+        return n
+    C[n, C_KIND] = kind
+    C[n, C_ACTOR] = actor
+    C[n, C_TARGET] = target
+    C[n, C_X] = x
+    C[n, C_Y] = y
+    C[n, C_SCORE] = score
+    return n + 1
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def actor_blocked(X, m):
+    """ "Reaction: Seek Shelter": a unit with a Shelter Marker may only Get Up (the marker
+    sits on the leader of a band; apprentices act freely)."""
+    SI = xSI(X)
+    UI = xUI(X)
+    return SI[m, SI_MARKERS] == 1 and UI[SI[m, SI_UNIT], UI_MK + MK_SHELTER] > 0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def squad_members(X, u, out):
+    """Living models of unit ``u`` into ``out``; returns how many."""
+    US = xUS(X)
+    MI = xMI(X)
+    k = np.int64(0)
+    f = US[u, US_FIRST]
+    for m in range(f, f + US[u, US_N]):
+        if MI[m, MI_ALIVE] == 1:
+            out[k] = m
+            k += 1
+    return k
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def can_shoot(X, m, t, x, y):
+    """Model m standing at (x, y) may shoot model t: weapon, range, LoS, neither in close
+    combat, not swimming ("Action: Ranged Attack", "Bodies of Water").  Returns the cover
+    (0/1) or -1."""
+    SI = xSI(X)
+    SF = xSF(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    G = xG(X)
+    if SI[m, SI_WEAPON] == 0 or MI[t, MI_ALIVE] == 0:
+        return -1
+    if UI[SI[t, SI_UNIT], UI_ENG] == 1 or UI[SI[t, SI_UNIT], UI_STATUS] != 0:
+        return -1
+    tx = MF[t, MF_X]
+    ty = MF[t, MF_Y]
+    if edge_distance(x, y, SF[m, SF_R], tx, ty, SF[t, SF_R]) > SF[m, SF_RANGE]:
+        return -1
+    if in_water(X, x, y):
+        return -1
+    return sight(xTER(X), G[G_NT], MF, MI, SI, SF, SI.shape[0], m, t, x, y, tx, ty, np.int64(3))
+
+
+# -------------------------------------------------------------- positions
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def objective_at(X, u, x, y):
+    """Mission terms of a position for unit u (VP units)."""
+    SF = xSF(X)
+    US = xUS(X)
+    MIS = xMIS(X)
+    MF = xMF(X)
+    UI = xUI(X)
+    G = xG(X)
+    GF = xGF(X)
+    OPT = xOPT(X)
+    if OPT[O_MISSIONS] == 0:
+        return 0.0
+    side = US[u, US_SIDE]
+    lead = lead_model(X, u)
+    if lead < 0:
+        return 0.0
+    r = SF[lead, SF_R]
+    k = G[G_MIS0 + side]
+    kind = MIS[k, M_KIND]
+    value = np.float64(0.0)
+    if kind == MIS_HOLD:
+        gap = area_gap(X, side, x, y, r)
+        # only the own unit closest to the area cares
+        closest = np.bool_(True)
+        for v in range(US.shape[0]):
+            if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+                continue
+            lv = lead_model(X, v)
+            if lv < 0:
+                continue
+            if area_gap(X, side, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) < min(
+                area_gap(X, side, MF[lead, MF_X], MF[lead, MF_Y], r), 1e9
+            ):
+                closest = np.bool_(False)
+                break
+        if closest:
+            if gap <= CONTACT:
+                value += 0.5 * MIS[k, M_VP]
+            else:
+                value -= 0.15 * gap
+    elif kind == MIS_CARRY and G[G_DONE0 + side] == 0:
+        if G[G_CARRIER0 + side] == u:
+            edge = own_edge_y(X, side)
+            dist = max(abs(y - edge) - r - MIS[k, M_ZONE_DEPTH], 0.0)
+            value -= 0.3 * dist
+        elif G[G_CARRIER0 + side] < 0:
+            ox = GF[GF_OBJX0 + 2 * side]
+            oy = GF[GF_OBJY0 + 2 * side]
+            closest = np.bool_(True)
+            dme = math.sqrt((MF[lead, MF_X] - ox) ** 2 + (MF[lead, MF_Y] - oy) ** 2)
+            for v in range(US.shape[0]):
+                if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+                    continue
+                lv = lead_model(X, v)
+                if lv < 0:
+                    continue
+                dv = math.sqrt((MF[lv, MF_X] - ox) ** 2 + (MF[lv, MF_Y] - oy) ** 2)
+                if dv < dme:
+                    closest = np.bool_(False)
+                    break
+            if closest:
+                value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r, 0.0)
+    # rescue escaping allies
+    for v in range(US.shape[0]):
+        if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+            continue
+        if UI[v, UI_MK + MK_ESCAPE] == 0:
+            continue
+        lv = lead_model(X, v)
+        if lv < 0:
+            continue
+        d = edge_distance(x, y, r, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R])
+        value += 0.5 * unit_points_alive(X, v) if d <= CONTACT else -0.05 * d
+    return value
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def area_gap(X, side, x, y, r):
+    """Distance from a base at (x, y) to ``side``'s mission area (<= CONTACT: touching)."""
+    MIS = xMIS(X)
+    GF = xGF(X)
+    G = xG(X)
+    k = G[G_MIS0 + side]
+    if MIS[k, M_SHAPE] == 0:  # circle: absolute centre in GF, radius in the mission row
+        cx = GF[GF_AREAX0 + 2 * side]
+        cy = GF[GF_AREAY0 + 2 * side]
+        return math.sqrt((x - cx) ** 2 + (y - cy) ** 2) - r - MIS[k, M_R]
+    x0, y0, x1, y1 = area_rect(X, side)
+    return circle_rect_gap(x, y, r, x0, y0, x1, y1)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def area_rect(X, side):
+    """Absolute rectangle of a rectangular mission area (owner's frame mirrored)."""
+    MIS = xMIS(X)
+    G = xG(X)
+    k = G[G_MIS0 + side]
+    ax0 = MIS[k, M_X]
+    ay0 = MIS[k, M_Y]
+    ax1 = MIS[k, M_X1]
+    ay1 = MIS[k, M_Y1]
+    if own_edge_y(X, side) == 0.0:
+        return ax0, ay0, ax1, ay1
+    return BOARD - ax1, BOARD - ay1, BOARD - ax0, BOARD - ay0
+
+
+# W: per-decision values, one row per model (see prepare_values)
+W_CC, W_RNG, W_RNG_COVER, W_THR_RNG, W_THR_CC, W_THR_RNG_COVER, W_REACH = 0, 1, 2, 3, 4, 5, 6
+W_COLS = 7
+#: Discount of attacks one activation away (``GAMMA``) and its decay with distance.
+GAMMA = 0.75
+DECAY = 1.0 / GAMMA - 1.0
+#: Weight of attacks possible in a later activation.
+FUT_W = 1.0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _gpow(activations):
+    """Discount of an attack ``activations`` activations away: 1 / (1 + DECAY * a), at least
+    one activation (continuous, so every step towards a target counts)."""
+    return 1.0 / (1.0 + DECAY * max(activations, 1.0))
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def prepare_values(X, u, W):
+    """Per opposing model: the value of unit u's close combat / ranged attacks on it (with and
+    without cover) and the value of its attacks on u's lead model (threat)."""
+    SI = xSI(X)
+    US = xUS(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    side = US[u, US_SIDE]
+    lead = lead_model(X, u)
+    att = np.int64(0)
+    rof = np.int64(0)
+    f = US[u, US_FIRST]
+    for m in range(f, f + US[u, US_N]):
+        if MI[m, MI_ALIVE] == 1:
+            att += MI[m, MI_CS + ST_ATT]
+            if SI[m, SI_WEAPON] == 1:
+                rof += MI[m, MI_CS + ST_ROF]
+    for t in range(SI.shape[0]):
+        W[t, :] = 0.0
+        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side or UI[SI[t, SI_UNIT], UI_STATUS] != 0:
+            continue
+        W[t, W_CC], _ = attack_value(
+            X, att, MI[lead, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), side
+        )
+        if rof > 0:
+            W[t, W_RNG], _ = attack_value(
+                X, rof, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), side
+            )
+            W[t, W_RNG_COVER], _ = attack_value(
+                X, rof, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(1), side
+            )
+        if actor_blocked(X, t) or UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] > 0:
+            continue
+        fac = 0.5 if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
+        W[t, W_REACH] = move_budget(X, t, np.bool_(False))
+        W[t, W_THR_CC], _ = attack_value(
+            X,
+            MI[t, MI_CS + ST_ATT],
+            MI[t, MI_CS + ST_CCS],
+            lead,
+            np.bool_(False),
+            np.int64(0),
+            1 - side,
+        )
+        W[t, W_THR_CC] *= fac
+        if SI[t, SI_WEAPON] == 1:
+            W[t, W_THR_RNG], _ = attack_value(
+                X,
+                MI[t, MI_CS + ST_ROF],
+                MI[t, MI_CS + ST_MMS],
+                lead,
+                np.bool_(True),
+                np.int64(0),
+                1 - side,
+            )
+            W[t, W_THR_RNG_COVER], _ = attack_value(
+                X,
+                MI[t, MI_CS + ST_ROF],
+                MI[t, MI_CS + ST_MMS],
+                lead,
+                np.bool_(True),
+                np.int64(1),
+                1 - side,
+            )
+            W[t, W_THR_RNG] *= fac
+            W[t, W_THR_RNG_COVER] *= fac
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def value_at(X, u, W, x, y, ap_left, moves_left, contact):
+    """Greedy value of unit u's lead model standing at (x, y) with ``ap_left`` AP.
+
+    ``OPP_W`` x the best attack still possible in this activation (ranged with line of
+    sight and cover from here; close combat with ``contact`` or a charge within one move)
+    + ``FUT_W`` x the best attack discounted by ``GAMMA`` per further activation needed to
+    reach it + mission terms - ``THREAT_W`` x the opposing attacks that can reach the spot
+    (shooters: range plus two moves, with line of sight and cover when already in range;
+    fighters: two moves).
+    """
+    SI = xSI(X)
+    SF = xSF(X)
+    US = xUS(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    G = xG(X)
+    side = US[u, US_SIDE]
+    lead = lead_model(X, u)
+    r = SF[lead, SF_R]
+    pl = SI[lead, SI_POOL]
+    rng_range = SF[lead, SF_RANGE] if _unit_has_weapon(X, u) else -1.0
+    budget = max(move_budget(X, lead, np.bool_(False)), 1.0)
+    cc_left = min(ap_left, CC_LIMIT - MI[pl, MI_CC])
+    rng_left = min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED])
+    imm = 0.0
+    fut = 0.0
+    threat = 0.0
+    n = SI.shape[0]
+    # line of sight is checked for the two best targets in range and the three most
+    # dangerous shooters in range only; other shooters count at 3/4 (cover unknown)
+    s1 = np.int64(-1)
+    s2 = np.int64(-1)
+    h1 = np.int64(-1)
+    h2 = np.int64(-1)
+    h3 = np.int64(-1)
+    for t in range(n):
+        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+            continue
+        tu = SI[t, SI_UNIT]
+        if UI[tu, UI_STATUS] != 0:
+            continue
+        d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
+        # own attacks
+        ev = W[t, W_CC]
+        if ev > 0.0:
+            if t == contact:
+                imm = max(imm, ev * max(cc_left, 0))
+            elif d <= budget and moves_left >= 1 and ap_left >= 2:
+                imm = max(imm, 0.7 * ev * min(cc_left, ap_left - 1))
+            else:
+                fut = max(fut, ev * _gpow(d / (2.0 * budget)))
+        if rng_range >= 0.0 and W[t, W_RNG] > 0.0 and UI[tu, UI_ENG] == 0:
+            if d <= rng_range and rng_left > 0 and contact < 0:
+                fut = max(fut, W[t, W_RNG] * GAMMA)
+                if s1 < 0 or W[t, W_RNG] > W[s1, W_RNG]:
+                    s2 = s1
+                    s1 = t
+                elif s2 < 0 or W[t, W_RNG] > W[s2, W_RNG]:
+                    s2 = t
+            else:
+                fut = max(fut, W[t, W_RNG] * _gpow(max(d - rng_range, 0.0) / (2.0 * budget)))
+        # their attacks (one move, then the attack)
+        reach = W[t, W_REACH]
+        v = W[t, W_THR_RNG]
+        if v > 0.0 and d <= SF[t, SF_RANGE] + reach:
+            if d <= SF[t, SF_RANGE]:
+                threat += 0.75 * v
+                if h1 < 0 or v > W[h1, W_THR_RNG]:
+                    h3 = h2
+                    h2 = h1
+                    h1 = t
+                elif h2 < 0 or v > W[h2, W_THR_RNG]:
+                    h3 = h2
+                    h2 = t
+                elif h3 < 0 or v > W[h3, W_THR_RNG]:
+                    h3 = t
+            else:
+                threat += 0.5 * v
+        elif d <= reach:
+            threat += W[t, W_THR_CC]
+    for k in range(2):
+        t = s1 if k == 0 else s2
+        if t < 0:
+            continue
+        c = sight(
+            xTER(X),
+            G[G_NT],
+            MF,
+            MI,
+            SI,
+            SF,
+            n,
+            lead,
+            t,
+            x,
+            y,
+            MF[t, MF_X],
+            MF[t, MF_Y],
+            np.int64(1),
+        )
+        if c >= 0:
+            imm = max(imm, (W[t, W_RNG_COVER] if c == 1 else W[t, W_RNG]) * rng_left)
+            break
+    for k in range(3):
+        t = h1 if k == 0 else (h2 if k == 1 else h3)
+        if t < 0:
+            continue
+        c = sight(
+            xTER(X),
+            G[G_NT],
+            MF,
+            MI,
+            SI,
+            SF,
+            n,
+            t,
+            lead,
+            MF[t, MF_X],
+            MF[t, MF_Y],
+            x,
+            y,
+            np.int64(1),
+        )
+        threat -= 0.75 * W[t, W_THR_RNG]
+        if c == 0:
+            threat += W[t, W_THR_RNG]
+        elif c == 1:
+            threat += W[t, W_THR_RNG_COVER]
+    total = OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y) - THREAT_W * threat
+    return total, imm, threat
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _unit_has_weapon(X, u):
+    SI = xSI(X)
+    US = xUS(X)
+    MI = xMI(X)
+    f = US[u, US_FIRST]
+    for m in range(f, f + US[u, US_N]):  # noqa: SIM110 (no generators in numba kernels)
+        if MI[m, MI_ALIVE] == 1 and SI[m, SI_WEAPON] == 1:
+            return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def reach_point(X, lead, gx, gy, charge):
+    """Where the lead model gets moving towards (gx, gy): the planned path walked without
+    dice (``state_nb.walk`` in dry mode: other models, terrain costs), and the path length.
+    With ``charge`` also the opposing model it would touch (-1: none)."""
+    SF = xSF(X)
+    MF = xMF(X)
+    G = xG(X)
+    wx = xWS(X)[WS_REACH_WX : WS_REACH_WX + 100]
+    wy = xWS(X)[WS_REACH_WY : WS_REACH_WY + 100]
+    x0 = MF[lead, MF_X]
+    y0 = MF[lead, MF_Y]
+    nw, length = plan_path(xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, xWS(X), xWI(X))
+    budget = move_budget(X, lead, np.bool_(False))
+    ex, ey, contact, _, _, _ = p_walk(
+        X, lead, wx, wy, nw, budget, np.int64(1) if charge else np.int64(0), np.bool_(True)
+    )
+    return ex, ey, length, contact
+
+
+@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+def candidates(X, u, C, greedy):
+    """Legal actions of unit ``u`` into ``C``; with ``greedy`` each gets its greedy score.
+
+    Always includes END (score 0).  Per actor (band models and heroes act singly, a squad
+    acts as a whole through its first model's row): close combat attacks on models in B2B,
+    ranged attacks on visible models in range.  For the unit: moves (towards each opposing
+    unit, into range, behind cover, to mission objectives, to escaping allies, away),
+    charges on reachable opposing models, retreat, get up, extinguish fire, pick up.
+    """
+    SI = xSI(X)
+    SF = xSF(X)
+    US = xUS(X)
+    MIS = xMIS(X)
+    OPT = xOPT(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    G = xG(X)
+    GF = xGF(X)
+    TER = xTER(X)
+    n = _add(
+        C,
+        np.int64(0),
+        np.int64(A_END),
+        np.int64(-1),
+        np.int64(-1),
+        np.float64(0.0),
+        np.float64(0.0),
+        np.float64(0.0),
+    )
+    lead = lead_model(X, u)
+    if lead < 0 or UI[u, UI_STATUS] != 0:
+        return n
+    side = US[u, US_SIDE]
+    pl = SI[lead, SI_POOL]
+    nmod = SI.shape[0]
+    engaged = UI[u, UI_ENG] == 1
+    squad = US[u, US_TYPE] == SQUAD
+    members = xWI(X)[WI_MEMBERS : WI_MEMBERS + US[u, US_N]]
+    nmem = squad_members(X, u, members)
+    # ---- get up / extinguish fire
+    if actor_blocked(X, lead) and MI[pl, MI_AP] >= 1:
+        score = np.float64(0.0)
+        if greedy:
+            score = 0.6 if MI[pl, MI_AP] >= 2 else 0.1
+            if engaged:
+                score += 1.0
+        n = _add(
+            C, n, np.int64(A_GETUP), lead, np.int64(-1), np.float64(0.0), np.float64(0.0), score
+        )
+    if UI[u, UI_MK + MK_FIRE] > 0 and not actor_blocked(X, lead) and MI[pl, MI_RP] >= 1:
+        score = np.float64(0.0)
+        if greedy:
+            score = ALPHA * SF[lead, SF_VPH] * UI[u, UI_MK + MK_FIRE] - 0.8
+        n = _add(
+            C,
+            n,
+            np.int64(A_EXTINGUISH),
+            lead,
+            np.int64(-1),
+            np.float64(0.0),
+            np.float64(0.0),
+            score,
+        )
+    # ---- attacks
+    for ai in range(nmem):
+        a = members[ai]
+        if squad and ai > 0:
+            break
+        pa = SI[a, SI_POOL]
+        if actor_blocked(X, a) or MI[pa, MI_AP] < 1:
+            continue
+        # close combat
+        if engaged and MI[pa, MI_CC] < CC_LIMIT:
+            for t in range(nmod):
+                if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+                    continue
+                dice = np.int64(0)
+                for bi in range(nmem):
+                    b = members[bi]
+                    if (squad or b == a) and _touch(X, b, t):
+                        dice += MI[b, MI_CS + ST_ATT]
+                if dice == 0:
+                    continue
+                score = np.float64(0.0)
+                if greedy:
+                    score = _cc_score(X, a, t, dice, side)
+                n = _add(C, n, np.int64(A_CC), a, t, np.float64(0.0), np.float64(0.0), score)
+        # ranged
+        if not engaged and MI[pa, MI_RANGED] < RANGED_LIMIT:
+            for t in range(nmod):
+                if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+                    continue
+                dice = np.int64(0)
+                cov = np.int64(-1)
+                for bi in range(nmem):
+                    b = members[bi]
+                    if not (squad or b == a):
+                        continue
+                    c = can_shoot(X, b, t, MF[b, MF_X], MF[b, MF_Y])
+                    if c >= 0:
+                        dice += MI[b, MI_CS + ST_ROF]
+                        if cov < 0:
+                            cov = c
+                if dice == 0:
+                    continue
+                score = np.float64(0.0)
+                if greedy:
+                    score = _ranged_score(X, a, t, dice, cov, side)
+                n = _add(C, n, np.int64(A_RANGED), a, t, np.float64(0.0), np.float64(0.0), score)
+    # ---- movement
+    if MI[pl, MI_AP] < 1 or actor_blocked(X, lead):
+        return _retreat(X, u, C, n, greedy)
+    if engaged:
+        return _retreat(X, u, C, n, greedy)
+    n = _pickup(X, u, C, n, greedy)
+    if MI[pl, MI_MOVES] >= MOVE_LIMIT:
+        return n
+    x0 = MF[lead, MF_X]
+    y0 = MF[lead, MF_Y]
+    r = SF[lead, SF_R]
+    budget = move_budget(X, lead, np.bool_(False))
+    ap = MI[pl, MI_AP]
+    moves_left = MOVE_LIMIT - MI[pl, MI_MOVES]
+    here = 0.0
+    W = xWS(X)[WS_W : WS_W + nmod * W_COLS].reshape((nmod, W_COLS))
+    if greedy:
+        p_prepare_values(X, u, W)
+        here, _, _ = p_value_at(X, u, W, x0, y0, ap, moves_left, np.int64(-1))
+    cx, cy = _enemy_centroid(X, side)
+    shooter = _unit_has_weapon(X, u) and SF[lead, SF_RANGE] > 0.0
+    # targets: the two best opposing models (greedy) or every opposing unit's closest (random)
+    tgt = xWI(X)[WI_TGT : WI_TGT + US.shape[0]]
+    tgt[:] = -1
+    nt_ = np.int64(0)
+    if greedy:
+        for _k in range(2):
+            best = np.int64(-1)
+            bv = 0.0
+            for t in range(nmod):
+                if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+                    continue
+                if UI[SI[t, SI_UNIT], UI_STATUS] != 0 or (
+                    nt_ > 0 and SI[t, SI_UNIT] == SI[tgt[0], SI_UNIT]
+                ):
+                    continue
+                d = edge_distance(x0, y0, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
+                v = max(
+                    W[t, W_CC] * _gpow(d / (2.0 * max(budget, 1.0))),
+                    W[t, W_RNG]
+                    * _gpow(max(d - SF[lead, SF_RANGE], 0.0) / (2.0 * max(budget, 1.0))),
+                )
+                if v > bv:
+                    bv = v
+                    best = t
+            if best < 0:
+                break
+            tgt[nt_] = best
+            nt_ += 1
+    else:
+        for e in range(US.shape[0]):
+            if US[e, US_SIDE] == side or UI[e, UI_STATUS] != 0:
+                continue
+            best = np.int64(-1)
+            bd = 1e30
+            ef = US[e, US_FIRST]
+            for t in range(ef, ef + US[e, US_N]):
+                if MI[t, MI_ALIVE] == 1:
+                    d = (MF[t, MF_X] - x0) ** 2 + (MF[t, MF_Y] - y0) ** 2
+                    if d < bd:
+                        bd = d
+                        best = t
+            if best >= 0:
+                tgt[nt_] = best
+                nt_ += 1
+    for j in range(nt_):
+        t = tgt[j]
+        tx = MF[t, MF_X]
+        ty = MF[t, MF_Y]
+        dist = math.sqrt((tx - x0) ** 2 + (ty - y0) ** 2)
+        if dist < 1e-9:
+            continue
+        ux = (tx - x0) / dist
+        uy = (ty - y0) / dist
+        cr = r + SF[t, SF_R] + 0.005
+        gd = edge_distance(x0, y0, r, tx, ty, SF[t, SF_R])
+        # charge ("Moving into Close Combat"), if the path is short enough
+        if gd <= budget + 0.5 and UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] == 0:
+            gx = tx - ux * cr
+            gy = ty - uy * cr
+            if greedy:
+                ex, ey, _, contact = reach_point(X, lead, gx, gy, np.bool_(True))
+                if contact >= 0:
+                    t = contact
+                    score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, t)
+                    score -= here
+                    score -= _countershot_risk(X, u, lead, t)
+                    n = _add(C, n, np.int64(A_CHARGE), lead, t, gx, gy, score - MOVE_COST)
+            else:
+                n = _add(C, n, np.int64(A_CHARGE), lead, t, gx, gy, np.float64(0.0))
+        # advance: into range (shooters) or towards the model
+        stop = cr + 0.5
+        if shooter:
+            stop = max(stop, cr + SF[lead, SF_RANGE] - 1.0)
+        if dist > stop + 0.5:
+            n = _move(X, u, C, n, W, tx - ux * stop, ty - uy * stop, greedy, here, ap, moves_left)
+    # behind cover: the far side of the closest cover pieces, seen from the opposing centroid
+    nc = np.int64(0)
+    for p in range(G[G_NT]):
+        k = TER[p, TK]
+        if TER[p, TCOVER] < 0.5 or (k != T_OBSTACLE and k != T_BUILDING):
+            continue
+        px = 0.5 * (TER[p, TX0] + TER[p, TX1])
+        py = 0.5 * (TER[p, TY0] + TER[p, TY1])
+        if (px - x0) ** 2 + (py - y0) ** 2 > (budget + 8.0) ** 2:
+            continue
+        dx = px - cx
+        dy = py - cy
+        dd = math.sqrt(dx * dx + dy * dy)
+        if dd < 1e-9:
+            continue
+        dx /= dd
+        dy /= dd
+        hx = 0.5 * (TER[p, TX1] - TER[p, TX0]) + r + 0.2
+        hy = 0.5 * (TER[p, TY1] - TER[p, TY0]) + r + 0.2
+        sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
+        n = _move(X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left)
+        nc += 1
+        if nc >= 2:
+            break
+    # mission objective
+    if OPT[O_MISSIONS] == 1:
+        k = G[G_MIS0 + side]
+        if MIS[k, M_KIND] == MIS_HOLD:
+            gx, gy = _area_point(X, side)
+            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left)
+        elif MIS[k, M_KIND] == MIS_CARRY and G[G_DONE0 + side] == 0:
+            if G[G_CARRIER0 + side] == u:
+                gy = own_edge_y(X, side)
+                gy = gy + r + 1.0 if gy == 0.0 else gy - r - 1.0
+                n = _move(X, u, C, n, W, x0, gy, greedy, here, ap, moves_left)
+            elif G[G_CARRIER0 + side] < 0:
+                ox = GF[GF_OBJX0 + 2 * side]
+                oy = GF[GF_OBJY0 + 2 * side]
+                dd = math.sqrt((ox - x0) ** 2 + (oy - y0) ** 2)
+                if dd > 1e-9:
+                    back = r + 0.5 * MIS[k, M_OBJ_SIZE]
+                    n = _move(
+                        X,
+                        u,
+                        C,
+                        n,
+                        W,
+                        ox - (ox - x0) / dd * back,
+                        oy - (oy - y0) / dd * back,
+                        greedy,
+                        here,
+                        ap,
+                        moves_left,
+                    )
+    # escaping allies (rescue)
+    for v in range(US.shape[0]):
+        if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+            continue
+        if UI[v, UI_MK + MK_ESCAPE] == 0:
+            continue
+        lv = lead_model(X, v)
+        if lv >= 0:
+            n = _move(X, u, C, n, W, MF[lv, MF_X], MF[lv, MF_Y], greedy, here, ap, moves_left)
+    if not greedy:
+        # away from the opposing centroid, and a random destination within reach
+        dx = x0 - cx
+        dy = y0 - cy
+        dd = math.sqrt(dx * dx + dy * dy)
+        if dd > 1e-9:
+            n = _move(
+                X,
+                u,
+                C,
+                n,
+                W,
+                x0 + dx / dd * budget,
+                y0 + dy / dd * budget,
+                greedy,
+                here,
+                ap,
+                moves_left,
+            )
+        ang = 2.0 * math.pi * (roll_die(xRNG(X), np.int64(360)) - 1) / 360.0
+        dist = budget * roll_die(xRNG(X), np.int64(100)) / 100.0
+        n = _add(
+            C,
+            n,
+            np.int64(A_MOVE),
+            lead,
+            np.int64(-1),
+            x0 + dist * math.cos(ang),
+            y0 + dist * math.sin(ang),
+            np.float64(0.0),
+        )
+    return n
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
+    """A move candidate towards (gx, gy), scored by the change of the position value."""
+    SF = xSF(X)
+    MF = xMF(X)
+    lead = lead_model(X, u)
+    r = SF[lead, SF_R]
+    gx = min(max(gx, r + 0.01), BOARD - r - 0.01)
+    gy = min(max(gy, r + 0.01), BOARD - r - 0.01)
+    if not greedy:
+        return _add(C, n, np.int64(A_MOVE), lead, np.int64(-1), gx, gy, np.float64(0.0))
+    ex, ey, _, _ = reach_point(X, lead, gx, gy, np.bool_(False))
+    if (ex - MF[lead, MF_X]) ** 2 + (ey - MF[lead, MF_Y]) ** 2 < 0.25:
+        return n
+    score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, np.int64(-1))
+    score -= here + MOVE_COST
+    return _add(C, n, np.int64(A_MOVE), lead, np.int64(-1), gx, gy, score)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _countershot_risk(X, u, lead, t):
+    """Expected value of the countershots the charged unit can fire at the charging model."""
+    SI = xSI(X)
+    SF = xSF(X)
+    US = xUS(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    side = US[u, US_SIDE]
+    cu = SI[t, SI_UNIT]
+    if UI[cu, UI_ENG] == 1:
+        return 0.0
+    risk = 0.0
+    cf = US[cu, US_FIRST]
+    for m in range(cf, cf + US[cu, US_N]):
+        if MI[m, MI_ALIVE] == 0 or SI[m, SI_WEAPON] == 0 or actor_blocked(X, m):
+            continue
+        if MI[SI[m, SI_POOL], MI_RP] < 2:
+            continue
+        if (
+            edge_distance(
+                MF[m, MF_X],
+                MF[m, MF_Y],
+                SF[m, SF_R],
+                MF[lead, MF_X],
+                MF[lead, MF_Y],
+                SF[lead, SF_R],
+            )
+            > SF[m, SF_RANGE]
+        ):
+            continue
+        v, _ = attack_value(
+            X,
+            MI[m, MI_CS + ST_ROF],
+            MI[m, MI_CS + ST_MMS] + REACTION_PENALTY,
+            lead,
+            np.bool_(True),
+            np.int64(0),
+            1 - side,
+        )
+        risk += v
+    return risk
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _touch(X, a, b):
+    SF = xSF(X)
+    MF = xMF(X)
+    return (
+        edge_distance(MF[a, MF_X], MF[a, MF_Y], SF[a, SF_R], MF[b, MF_X], MF[b, MF_Y], SF[b, SF_R])
+        <= CONTACT
+    )
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _enemy_centroid(X, side):
+    SI = xSI(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    sx = np.float64(0.0)
+    sy = np.float64(0.0)
+    k = np.int64(0)
+    for m in range(SI.shape[0]):
+        if MI[m, MI_ALIVE] == 1 and SI[m, SI_SIDE] != side:
+            sx += MF[m, MF_X]
+            sy += MF[m, MF_Y]
+            k += 1
+    if k == 0:
+        return BOARD / 2, BOARD / 2
+    return sx / k, sy / k
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _area_point(X, side):
+    MIS = xMIS(X)
+    GF = xGF(X)
+    G = xG(X)
+    k = G[G_MIS0 + side]
+    if MIS[k, M_SHAPE] == 0:
+        return GF[GF_AREAX0 + 2 * side], GF[GF_AREAY0 + 2 * side]
+    x0, y0, x1, y1 = area_rect(X, side)
+    return 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _cc_score(X, a, t, dice, side):
+    """Close combat attack: expected value minus the expected counterblow and dodge."""
+    SI = xSI(X)
+    MI = xMI(X)
+    tp = SI[t, SI_POOL]
+    if not actor_blocked(X, t) and MI[tp, MI_RP] >= 1:
+        dice -= MI[t, MI_CS + ST_TEC] // 2  # expected dodge successes (4+)
+    v, pk = attack_value(X, dice, MI[a, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), side)
+    if not actor_blocked(X, t) and MI[tp, MI_RP] >= 2:
+        cb, _ = attack_value(
+            X,
+            MI[t, MI_CS + ST_ATT],
+            MI[t, MI_CS + ST_CCS] + REACTION_PENALTY,
+            a,
+            np.bool_(False),
+            np.int64(0),
+            1 - side,
+        )
+        v -= (1.0 - pk) * cb * 0.5
+    return v + 0.01
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _ranged_score(X, a, t, dice, cover, side):
+    """Ranged attack: expected value, assuming the target seeks shelter when that helps it."""
+    SI = xSI(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    h = MI[a, MI_CS + ST_MMS]
+    v, _ = attack_value(X, dice, h, t, np.bool_(True), cover, side)
+    tu = SI[t, SI_UNIT]
+    if (
+        SI[t, SI_MARKERS] == 1
+        and UI[tu, UI_MK + MK_SHELTER] == 0
+        and UI[tu, UI_MK + MK_ESCAPE] == 0
+        and MI[SI[t, SI_POOL], MI_RP] >= 1
+    ):
+        UI[tu, UI_MK + MK_SHELTER] = 1
+        vs, _ = attack_value(X, dice, h, t, np.bool_(True), cover, side)
+        UI[tu, UI_MK + MK_SHELTER] = 0
+        v = min(v, vs + 0.3)
+    return v + 0.01
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _retreat(X, u, C, n, greedy):
+    """ "Action: Retreat": tied in close combat, 1 RP (and 3 MP), half MOV straight away."""
+    SI = xSI(X)
+    SF = xSF(X)
+    US = xUS(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    if UI[u, UI_ENG] == 0 or US[u, US_MP] <= 0:
+        return n
+    lead = lead_model(X, u)
+    if lead < 0 or actor_blocked(X, lead) or MI[SI[lead, SI_POOL], MI_RP] < 1:
+        return n
+    side = US[u, US_SIDE]
+    sx = np.float64(0.0)
+    sy = np.float64(0.0)
+    k = np.int64(0)
+    incoming = np.float64(0.0)
+    for t in range(SI.shape[0]):
+        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side or MI[t, MI_ENG] == 0:
+            continue
+        if (
+            edge_distance(
+                MF[t, MF_X],
+                MF[t, MF_Y],
+                SF[t, SF_R],
+                MF[lead, MF_X],
+                MF[lead, MF_Y],
+                SF[lead, SF_R],
+            )
+            <= CONTACT + 0.5
+        ):
+            sx += MF[t, MF_X]
+            sy += MF[t, MF_Y]
+            k += 1
+            if greedy:
+                v, _ = attack_value(
+                    X,
+                    MI[t, MI_CS + ST_ATT],
+                    MI[t, MI_CS + ST_CCS],
+                    lead,
+                    np.bool_(False),
+                    np.int64(0),
+                    1 - side,
+                )
+                incoming += 2.0 * v
+    if k == 0:
+        return n
+    dx = MF[lead, MF_X] - sx / k
+    dy = MF[lead, MF_Y] - sy / k
+    dd = math.sqrt(dx * dx + dy * dy)
+    if dd < 1e-9:
+        dx = np.float64(0.0)
+        dy = 1.0 if own_edge_y(X, side) > 0.0 else -1.0
+    else:
+        dx /= dd
+        dy /= dd
+    score = np.float64(0.0)
+    if greedy:
+        left = US[u, US_MP] - UI[u, UI_MPLOST]
+        score = THREAT_W * incoming - 3.0
+        if left <= 3:
+            score -= float(unit_points_alive(X, u))  # the retreat would break the unit
+    return _add(C, n, np.int64(A_RETREAT), lead, np.int64(-1), dx, dy, score)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _pickup(X, u, C, n, greedy):
+    """Mission ability: pick up the own object in B2B (apprentices may not)."""
+    SF = xSF(X)
+    US = xUS(X)
+    MIS = xMIS(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    G = xG(X)
+    GF = xGF(X)
+    if xOPT(X)[O_MISSIONS] == 0:
+        return n
+    side = US[u, US_SIDE]
+    k = G[G_MIS0 + side]
+    if MIS[k, M_KIND] != MIS_CARRY or G[G_DONE0 + side] == 1 or G[G_CARRIER0 + side] >= 0:
+        return n
+    lead = lead_model(X, u)
+    cost = np.int64(MIS[k, M_PICKUP_AP]) if G[G_CARRIER0 + side] == -1 else 0
+    if MI[xSI(X)[lead, SI_POOL], MI_AP] < cost:
+        return n
+    ox = GF[GF_OBJX0 + 2 * side]
+    oy = GF[GF_OBJY0 + 2 * side]
+    d = math.sqrt((MF[lead, MF_X] - ox) ** 2 + (MF[lead, MF_Y] - oy) ** 2)
+    if d - SF[lead, SF_R] - 0.5 * MIS[k, M_OBJ_SIZE] > CONTACT + 0.5:
+        return n
+    return _add(
+        C,
+        n,
+        np.int64(A_PICKUP),
+        lead,
+        np.int64(-1),
+        np.float64(0.0),
+        np.float64(0.0),
+        0.5 * MIS[k, M_VP] if greedy else 0.0,
+    )
+
+
+# --------------------------------------------------------------- choosing
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def pick(C, n, policy, rng):
+    """Index of the chosen candidate: uniform (random) or the best score (greedy)."""
+    if policy == P_RANDOM:
+        return roll_die(rng, n) - 1
+    best = np.int64(0)
+    for i in range(1, n):
+        if C[i, C_SCORE] > C[best, C_SCORE]:
+            best = i
+    return best
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def unit_urgency(X, u):
+    """Greedy order of activation: units in close combat first (by the value of their
+    attack), then units with a target in range (by the value of the shot), then units in
+    reach of opposing units (so they act before the threat does)."""
+    SI = xSI(X)
+    SF = xSF(X)
+    US = xUS(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    lead = lead_model(X, u)
+    if lead < 0:
+        return -1e9
+    side = US[u, US_SIDE]
+    dice = np.int64(0)
+    shots = np.int64(0)
+    f = US[u, US_FIRST]
+    for m in range(f, f + US[u, US_N]):
+        if MI[m, MI_ALIVE] == 1:
+            dice += MI[m, MI_CS + ST_ATT]
+            if SI[m, SI_WEAPON] == 1:
+                shots += MI[m, MI_CS + ST_ROF]
+    best = 0.0
+    threatened = 0.0
+    x = MF[lead, MF_X]
+    y = MF[lead, MF_Y]
+    r = SF[lead, SF_R]
+    for t in range(SI.shape[0]):
+        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+            continue
+        if UI[SI[t, SI_UNIT], UI_STATUS] != 0:
+            continue
+        d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
+        if UI[u, UI_ENG] == 1:
+            if d <= CONTACT:
+                v, _ = attack_value(
+                    X, dice, MI[lead, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), side
+                )
+                best = max(best, 100.0 + v)
+        elif shots > 0 and d <= SF[lead, SF_RANGE] and UI[SI[t, SI_UNIT], UI_ENG] == 0:
+            v, _ = attack_value(
+                X, shots, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), side
+            )
+            best = max(best, 50.0 + v)
+        reach = move_budget(X, t, np.bool_(False))
+        if SI[t, SI_WEAPON] == 1:
+            reach += SF[t, SF_RANGE]
+        if d <= reach:
+            threatened += 1.0
+    return best + threatened
+
+
+@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+def choose_unit(X, side, policy):
+    """The unit to activate: uniform (random) or the most urgent (greedy, lookahead)."""
+    rng = xRNG(X)
+    US = xUS(X)
+    UI = xUI(X)
+    count = np.int64(0)
+    for u in range(US.shape[0]):
+        if (
+            US[u, US_SIDE] == side
+            and UI[u, UI_STATUS] == 0
+            and UI[u, UI_ACT] == 0
+            and UI[u, UI_MK + MK_ESCAPE] == 0
+        ):
+            count += 1
+    if count == 0:
+        return -1
+    if policy == P_RANDOM:
+        k = roll_die(rng, count) - 1
+        for u in range(US.shape[0]):
+            if (
+                US[u, US_SIDE] == side
+                and UI[u, UI_STATUS] == 0
+                and UI[u, UI_ACT] == 0
+                and UI[u, UI_MK + MK_ESCAPE] == 0
+            ):
+                if k == 0:
+                    return u
+                k -= 1
+    best = np.int64(-1)
+    bv = np.float64(-1e30)
+    for u in range(US.shape[0]):
+        if (
+            US[u, US_SIDE] == side
+            and UI[u, UI_STATUS] == 0
+            and UI[u, UI_ACT] == 0
+            and UI[u, UI_MK + MK_ESCAPE] == 0
+        ):
+            v = unit_urgency(X, u)
+            if v > bv:
+                bv = v
+                best = u
+    return best
+
+
+# -------------------------------------------------------------- reactions
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def want_countershot(X, cu, shooters, ns, target, policy, rng):
+    """ "Reaction: Countershot" against a charge: random (half the time), or greedy when the
+    expected value of the shots beats their RP."""
+    if ns == 0:
+        return False
+    if policy == P_RANDOM:
+        return roll_die(rng, np.int64(2)) == 1
+    SI = xSI(X)
+    MI = xMI(X)
+    side = SI[shooters[0], SI_SIDE]
+    total = np.float64(0.0)
+    for i in range(ns):
+        m = shooters[i]
+        v, _ = attack_value(
+            X,
+            MI[m, MI_CS + ST_ROF],
+            MI[m, MI_CS + ST_MMS] + REACTION_PENALTY,
+            target,
+            np.bool_(True),
+            np.int64(0),
+            side,
+        )
+        total += v
+    return total > 2.0 * RP_COST * ns
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def cc_reaction(X, reactor, attacker, target, dice, can_dodge, can_cb, policy, rng):
+    """Reaction to a close combat attack: none, "Dodge" (1 RP) or "Counterblow" (2 RP)."""
+    if not can_dodge and not can_cb:
+        return RE_NONE
+    if policy == P_RANDOM:
+        k = roll_die(rng, 1 + (1 if can_dodge else 0) + (1 if can_cb else 0)) - 1
+        if k == 0:
+            return RE_NONE
+        if k == 1 and can_dodge:
+            return RE_DODGE
+        return RE_COUNTERBLOW
+    SI = xSI(X)
+    MI = xMI(X)
+    side = SI[attacker, SI_SIDE]
+    h = MI[attacker, MI_CS + ST_CCS]
+    base, pk = attack_value(X, dice, h, target, np.bool_(False), np.int64(0), side)
+    best = np.int64(RE_NONE)
+    gain_best = np.float64(0.0)
+    if can_dodge:
+        tec = MI[reactor, MI_CS + ST_TEC]
+        exp = np.float64(0.0)
+        coef = np.float64(1.0)  # binomial coefficient C(tec, k)
+        for k in range(tec + 1):
+            p = coef / 2.0**tec
+            coef = coef * (tec - k) / (k + 1)
+            v, _ = attack_value(X, dice - k, h, target, np.bool_(False), np.int64(0), side)
+            exp += p * v
+        g = base - exp - RP_COST
+        if g > gain_best:
+            gain_best = g
+            best = np.int64(RE_DODGE)
+    if can_cb:
+        cb, _ = attack_value(
+            X,
+            MI[reactor, MI_CS + ST_ATT],
+            MI[reactor, MI_CS + ST_CCS] + REACTION_PENALTY,
+            attacker,
+            np.bool_(False),
+            np.int64(0),
+            1 - side,
+        )
+        g = (1.0 - pk) * cb - 2.0 * RP_COST
+        if g > gain_best:
+            gain_best = g
+            best = np.int64(RE_COUNTERBLOW)
+    return best
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def want_shelter(X, tu, target, shooter, dice, cover, policy, rng):
+    """ "Reaction: Seek Shelter": random (half the time), or greedy when the expected value
+    saved beats 1 RP and the AP needed to get up again."""
+    if policy == P_RANDOM:
+        return roll_die(rng, np.int64(2)) == 1
+    SI = xSI(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    if SI[target, SI_MARKERS] == 0:
+        return False  # the marker would sit on the leader and not protect this apprentice
+    side = SI[shooter, SI_SIDE]
+    h = MI[shooter, MI_CS + ST_MMS]
+    v0, _ = attack_value(X, dice, h, target, np.bool_(True), cover, side)
+    UI[tu, UI_MK + MK_SHELTER] = 1
+    v1, _ = attack_value(X, dice, h, target, np.bool_(True), cover, side)
+    UI[tu, UI_MK + MK_SHELTER] = 0
+    cost = RP_COST + (1.0 if UI[tu, UI_ACT] == 0 else 0.5)
+    return v0 - v1 > cost

@@ -1,0 +1,462 @@
+"""Rapture match engine: one rule per test, on hand-built positions with scripted dice.
+
+Each test places models on an empty battlefield (test cards below, not the sample data),
+scripts the dice in rolling order, forces the reactions, runs one engine operation and
+asserts the exact outcome.  Rulebook: ``rapture.txt``; sections are named per test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyzer.games.rapture.match import MatchOptions, prepare
+from analyzer.games.rapture.match import layout as L
+from analyzer.games.rapture.match.sandbox import Sandbox
+
+UNITS = """
+system: rapture
+source: rule-test cards
+units:
+  - {name: Charger, type: hero, faction: Test, points: 20, hp: 2, mp: 5, ap: 3, rp: 3,
+     ccs: 3, mms: 5, defense: 0, ini: 3, mov: 12, tec: 1, att: 4, rof: 0,
+     morale_effects: [{box: 5, effect: escape}]}
+  - {name: Helper, type: hero, faction: Test, points: 10, hp: 4, mp: 4, ap: 3, rp: 3,
+     ccs: 4, mms: 5, defense: 0, ini: 1, mov: 12, tec: 1, att: 2, rof: 0}
+  - {name: Gunner, type: hero, faction: Test, points: 20, hp: 6, mp: 5, ap: 3, rp: 3,
+     ccs: 4, mms: 3, defense: 0, ini: 2, mov: 12, tec: 2, att: 3, rof: 3,
+     weapon: {name: Rifle, range: 30}}
+  - {name: Brute, type: hero, faction: Test, points: 30, hp: 8, mp: 6, ap: 3, rp: 3,
+     ccs: 3, mms: 6, defense: 3, ini: 2, mov: 10, tec: 2, att: 4, rof: 0, base: 40}
+  - {name: Victim, type: hero, faction: Test, points: 15, hp: 2, mp: 4, ap: 3, rp: 3,
+     ccs: 3, mms: 5, defense: 0, ini: 1, mov: 12, tec: 2, att: 3, rof: 0}
+  - {name: Big, type: hero, faction: Test, points: 100, hp: 1, ap: 3, rp: 3,
+     ccs: 4, mms: 5, defense: 0, ini: 1, mov: 12, tec: 0, att: 1, rof: 0}
+  - {name: Lea, type: leader, faction: Test, points: 12, hp: 3, mp: 4, ap: 3, rp: 2,
+     ccs: 4, mms: 4, defense: 0, ini: 2, mov: 12, tec: 1, att: 2, rof: 0, apprentices: [App]}
+  - {name: App, type: apprentice, faction: Test, leader: Lea, points: 6, hp: 2, ap: 2, rp: 1,
+     ccs: 5, mms: 5, defense: 0, ini: 1, mov: 12, tec: 0, att: 1, rof: 0}
+  - {name: Trio, type: squad, faction: Test, models: 3, points: 18, hp: 2, mp: 4, ap: 2, rp: 2,
+     ccs: 4, mms: 5, defense: 1, ini: 1, mov: 10, tec: 0, att: 2, rof: 0}
+"""
+
+
+def _write(tmp: Path, name: str, units: list[str]) -> Path:
+    path = tmp / f"{name}.yaml"
+    body = "\n".join(f"  - {{unit: {u}}}" for u in units)
+    path.write_text(f"name: {name}\nsystem: rapture\npoints_limit: 200\nunits:\n{body}\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("rules")
+    (tmp / "units.yaml").write_text(UNITS)
+    return tmp
+
+
+def box_for(tmp: Path, a: list[str], b: list[str], **options: object) -> Sandbox:
+    setup = prepare(
+        _write(tmp, "A", a),
+        _write(tmp, "B", b),
+        units=tmp / "units.yaml",
+        options=MatchOptions(missions=False, **options),  # type: ignore[arg-type]
+    )
+    return Sandbox(setup)
+
+
+# ------------------------------------------------------------------ reactions
+def test_countershot_kills_the_charger_before_contact(cards: Path) -> None:
+    # "Reaction: Countershot": MMS+1, and "If you disable an opposing unit with a
+    # countershot, it is removed ... without being able to start its movement".
+    box = box_for(cards, ["Charger", "Helper"], ["Gunner"])
+    box.place("A", "Charger", 45, 30)
+    box.place("A", "Helper", 10, 5)
+    box.place("B", "Gunner", 45, 40)
+    box.start()
+    box.force("countershot")
+    box.script([6, 6, 6])
+    box.charge("A", "Charger", 45, 40 - 3.01)
+    shot = box.events_of(L.EV_ATTACK)
+    assert len(shot) == 1 and shot[0, 7] == 100 + L.RE_COUNTERSHOT
+    assert shot[0, 8] == 3 and shot[0, 9] == 4  # 3 dice (ROF) at MMS 3+1
+    assert not box.alive("A", "Charger")
+    assert len(box.events_of(L.EV_MOVE)) == 0  # it never moved
+    assert box.rp("B", "Gunner") == 1  # 2 RP paid
+    assert box.vp("B") == 20  # the Charger's points (A still has the Helper: no bonus)
+    assert box.dice_left() == 0
+
+
+def test_charger_surviving_the_countershot_reaches_contact(cards: Path) -> None:
+    box = box_for(cards, ["Charger"], ["Gunner"])
+    box.place("A", "Charger", 45, 30)
+    box.place("B", "Gunner", 45, 40)
+    box.start()
+    box.force("countershot")
+    box.script([1, 1, 1])
+    box.charge("A", "Charger", 45, 40 - 3.01)
+    assert box.alive("A", "Charger")
+    _, y = box.pos("A", "Charger")
+    assert y == pytest.approx(40 - 3.01, abs=0.01)  # B2B (bases 1.5 + 1.5 cm)
+    assert box.MI[box.model("A", "Charger"), L.MI_ENG] == 1
+    assert box.ap("A", "Charger") == 2
+
+
+def test_counterblow_only_by_survivors(cards: Path) -> None:
+    # "Reaction: Counterblow": "Models that you need to remove as a casualty after the
+    # original attack may not perform a counterblow. You will also not regain the costs."
+    box = box_for(cards, ["Brute"], ["Victim", "Helper"])
+    box.place("A", "Brute", 45, 40)
+    box.place("B", "Victim", 45, 40 + 2.0 + 1.5 + 0.01)
+    box.place("B", "Helper", 10, 85)
+    box.start()
+    box.force("counterblow")
+    box.script([6, 6, 6, 6])  # 4 hits at 3+, no block dice (DEF 0): the Victim falls
+    box.close_combat("A", "Brute", "B", "Victim")
+    reactions = box.events_of(L.EV_REACTION)
+    assert len(reactions) == 1 and reactions[0, 7] == L.RE_COUNTERBLOW
+    assert not box.alive("B", "Victim")
+    assert box.hp("A", "Brute") == 8
+    kinds = box.events_of(L.EV_ATTACK)[:, 7]
+    assert list(kinds) == [L.A_CC]  # no counterblow rolled
+    assert box.dice_left() == 0
+
+
+def test_counterblow_by_a_survivor_hits_at_ccs_plus_one(cards: Path) -> None:
+    box = box_for(cards, ["Brute"], ["Victim"])
+    box.place("A", "Brute", 45, 40)
+    box.place("B", "Victim", 45, 40 + 2.0 + 1.5 + 0.01)
+    box.start()
+    box.force("counterblow")
+    # Brute: 4 dice at 3+ all miss; Victim counterblows: 3 dice at 4+ (CCS 3 + 1) all hit;
+    # Brute blocks with DEF 3 at 5+ and fails: 3 wounds.
+    box.script([1, 1, 1, 1, 4, 4, 4, 1, 2, 3])
+    box.close_combat("A", "Brute", "B", "Victim")
+    attacks = box.events_of(L.EV_ATTACK)
+    assert list(attacks[:, 7]) == [L.A_CC, 100 + L.RE_COUNTERBLOW]
+    assert attacks[1, 9] == 4 and attacks[1, 10] == 3
+    assert box.hp("A", "Brute") == 5
+    assert box.rp("B", "Victim") == 1
+    assert box.dice_left() == 0
+
+
+def test_dodge_removes_attack_dice(cards: Path) -> None:
+    # "Reaction: Dodge": TEC dice at 4+, each success removes one attack die.
+    box = box_for(cards, ["Charger"], ["Victim"])
+    box.place("A", "Charger", 45, 40)
+    box.place("B", "Victim", 45, 43.01)
+    box.start()
+    box.force("dodge")
+    box.script([4, 5, 6, 1])  # dodge 2 of 2; the attack keeps 2 of 4 dice: 6, 1
+    box.close_combat("A", "Charger", "B", "Victim")
+    dodge = box.events_of(L.EV_DODGE)
+    assert dodge[0, 7] == 2 and dodge[0, 8] == 2
+    attack = box.events_of(L.EV_ATTACK)[0]
+    assert attack[8] == 2 and attack[10] == 1
+    assert box.hp("B", "Victim") == 1
+    assert box.rp("B", "Victim") == 2
+
+
+def test_shelter_halves_close_combat_defense(cards: Path) -> None:
+    # "1. Cover through Shelter Marker": DEF against close combat attacks halved, rounded down.
+    box = box_for(cards, ["Charger"], ["Brute"])
+    box.place("A", "Charger", 45, 40)
+    box.place("B", "Brute", 45, 40 + 1.5 + 2.0 + 0.01)
+    box.start()
+    box.marker("B", "Brute", "shelter")
+    box.force("none")
+    box.script([6, 6, 6, 6, 6])  # 4 hits; 1 block die (3 // 2) blocks 1
+    box.close_combat("A", "Charger", "B", "Brute")
+    block = box.events_of(L.EV_BLOCK)[0]
+    assert block[7] == 1 and block[8] == L.BLOCK_AT
+    assert box.hp("B", "Brute") == 8 - 3
+
+
+def test_shelter_against_ranged_attacks_and_seek_shelter(cards: Path) -> None:
+    # "Reaction: Seek Shelter": 1 RP, Shelter Marker: +1 DEF, blocks at 4+ against shots.
+    box = box_for(cards, ["Gunner"], ["Brute"])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Brute", 45, 40)
+    box.start()
+    box.force("seek shelter")
+    box.script([6, 6, 6, 4, 4, 1, 1])  # 3 hits; 4 block dice at 4+: 2 blocked
+    box.ranged("A", "Gunner", "B", "Brute")
+    assert box.markers("B", "Brute", "shelter") == 1
+    assert box.rp("B", "Brute") == 2
+    block = box.events_of(L.EV_BLOCK)[0]
+    assert block[7] == 4 and block[8] == L.SHELTER_BLOCK_AT and block[9] == 2
+    assert box.hp("B", "Brute") == 7
+
+
+# ------------------------------------------------------------ line of fire
+@pytest.mark.parametrize(("odd", "to_brute", "to_helper"), [(True, 2, 1), (False, 1, 2)])
+def test_line_of_fire_splits_even_and_odd_hits(
+    cards: Path, odd: bool, to_brute: int, to_helper: int
+) -> None:
+    # "Getting into the Line of Fire": even hits to the target, odd hits to the opposing
+    # model in the way closest to the target (option: which hits count as odd).
+    box = box_for(cards, ["Gunner"], ["Helper", "Brute"], lof_odd_to_interposer=odd)
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 45)
+    box.place("B", "Brute", 45, 33)
+    box.start()
+    assert box.line_of_fire("A", "Gunner", "B", "Helper") == box.model("B", "Brute")
+    box.force("none")
+    box.script([6, 6, 6, 1, 1, 1])  # 3 hits; the Brute's 3 block dice fail
+    box.ranged("A", "Gunner", "B", "Helper")
+    assert box.hp("B", "Brute") == 8 - to_brute
+    assert box.hp("B", "Helper") == 4 - to_helper
+    assert box.dice_left() == 0
+
+
+# ---------------------------------------------------------------- cover, LoS
+def test_cover_through_obstacles_and_the_b2b_exception(cards: Path) -> None:
+    # "3. Cover through Obstacles" with examples C (attacker B2B with the piece: no cover)
+    # and E (both B2B with the same piece: cover).
+    box = box_for(cards, ["Gunner"], ["Helper"])
+    box.terrain([("obstacle", 40, 32, 10, 2)])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 45)
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == 1
+    box.place("A", "Gunner", 45, 32 - 1.5 - 0.01)
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == 0
+    box.place("B", "Helper", 45, 34 + 1.5 + 0.01)
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == 1
+    # the block roll gets +2 DEF: 0 + 2 dice
+    box.force("none")
+    box.script([6, 6, 6, 1, 1])
+    box.ranged("A", "Gunner", "B", "Helper")
+    block = box.events_of(L.EV_BLOCK)[0]
+    assert block[7] == L.COVER_OBSTACLE and block[11] == 1
+
+
+def test_buildings_block_line_of_sight(cards: Path) -> None:
+    box = box_for(cards, ["Gunner"], ["Helper"])
+    box.terrain([("building", 30, 30, 30, 10)])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 45)
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == -1
+    box.place("A", "Gunner", 63.5, 20)  # partly hidden: part of the corridor passes the
+    box.place("B", "Helper", 58, 55)  # building's corner: visible, with cover
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == 1
+
+
+def test_close_combats_block_line_of_sight(cards: Path) -> None:
+    # "A LoS cannot be drawn through close combats"; other models do not block it (they
+    # may get into the line of fire instead).
+    box = box_for(cards, ["Gunner", "Charger"], ["Helper", "Brute"])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 45)
+    box.place("B", "Brute", 45, 32)
+    box.place("A", "Charger", 10, 80)
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == 0
+    assert box.line_of_fire("A", "Gunner", "B", "Helper") == box.model("B", "Brute")
+    box.place("A", "Charger", 45 + 2.0 + 1.5 + 0.01, 32)  # now the Brute is tied in combat
+    box.start()
+    assert box.sight("A", "Gunner", "B", "Helper") == -1
+    assert box.line_of_fire("A", "Gunner", "B", "Helper") == -1
+
+
+# --------------------------------------------------------------- morale
+def test_escape_movement_and_rescue(cards: Path) -> None:
+    # "Escape and Rescue": marking the Escape box gives the Escape Marker and an immediate
+    # escape movement towards the own edge; an ally ending a move B2B rescues (+1 MP).
+    box = box_for(cards, ["Charger", "Helper"], ["Gunner"])
+    box.place("A", "Charger", 45, 40)
+    box.place("A", "Helper", 36, 31)
+    box.place("B", "Gunner", 45, 80)
+    box.start()
+    box.lose_mp("A", "Charger", 5, 1)
+    assert box.markers("A", "Charger", "escape") == 1
+    x, y = box.pos("A", "Charger")
+    assert (x, y) == pytest.approx((45, 40 - (12 - 3)))  # MOV 12 less the base (3 cm)
+    assert box.ap("A", "Charger") == 2  # "always costs 1 AP (if available)"
+    box.move("A", "Helper", 45 - 3.0, 31)
+    assert box.markers("A", "Charger", "escape") == 0
+    assert box.mp_lost("A", "Charger") == 4
+
+
+def test_escaping_off_the_battlefield_scores_for_the_side_that_erased_the_mp(
+    cards: Path,
+) -> None:
+    box = box_for(cards, ["Charger", "Helper"], ["Gunner"])
+    box.place("A", "Charger", 45, 8)
+    box.place("A", "Helper", 10, 60)
+    box.place("B", "Gunner", 45, 80)
+    box.start()
+    box.lose_mp("A", "Charger", 5, 1)
+    assert box.status("A", "Charger") == 2  # escaped
+    assert box.vp("B") == 20
+
+
+def test_escape_marker_at_the_end_counts_as_casualty(cards: Path) -> None:
+    box = box_for(cards, ["Charger", "Helper"], ["Gunner"])
+    box.terrain([("building", 40, 20, 10, 5)])
+    box.place("A", "Charger", 45, 27)  # the escape route is blocked by a building
+    box.place("A", "Helper", 10, 60)
+    box.place("B", "Gunner", 45, 80)
+    box.start()
+    box.lose_mp("A", "Charger", 5, 1)
+    assert box.status("A", "Charger") == 0 and box.markers("A", "Charger", "escape") == 1
+    box.end()
+    assert box.status("A", "Charger") == 2
+    assert box.vp("B") == 20
+
+
+def test_retreat_costs_rp_and_mp_and_moves_half_mov(cards: Path) -> None:
+    # "Action: Retreat": 1 RP and 3 MP, halved MOV (rounded down) in a straight line.
+    box = box_for(cards, ["Brute"], ["Victim", "Helper"])
+    box.place("A", "Brute", 45, 40)
+    box.place("B", "Victim", 45, 43.51)
+    box.place("B", "Helper", 10, 85)
+    box.start()
+    box.retreat("B", "Victim", 0.0, 1.0)
+    assert box.rp("B", "Victim") == 2
+    assert box.mp_lost("B", "Victim") == 3
+    _, y = box.pos("B", "Victim")
+    assert y == pytest.approx(43.51 + (12 // 2 - 3))  # half MOV less the base diameter
+    assert box.MI[box.model("B", "Victim"), L.MI_ENG] == 0
+
+
+# ---------------------------------------------------- victory points, units
+def test_thirty_point_bonus_once_for_100_points(cards: Path) -> None:
+    # "End of the Game": disabled units score their points, plus 30 once at 100 points.
+    box = box_for(cards, ["Gunner"], ["Big", "Helper", "Victim"])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Big", 45, 40)
+    box.place("B", "Helper", 20, 40)
+    box.place("B", "Victim", 70, 40)
+    box.start()
+    box.force("none")
+    box.script([6, 1, 1])
+    box.ranged("A", "Gunner", "B", "Big")
+    assert box.vp("A") == 100 + 30
+    box.script([6, 6, 1, 1])
+    box.ranged("A", "Gunner", "B", "Victim")
+    assert box.vp("A") == 100 + 30 + 15  # no second bonus
+
+
+def test_band_leader_takes_the_band_with_it(cards: Path) -> None:
+    # "Band": when the leader is removed as a casualty, the apprentices are removed too;
+    # victory points for the leader and each apprentice.
+    box = box_for(cards, ["Gunner"], ["Lea", "App", "Helper"])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Lea", 45, 40)
+    box.place("B", "Lea", 48.01, 40, k=1)  # the apprentice (second model of the band)
+    box.place("B", "Helper", 10, 80)
+    box.start()
+    box.force("none")
+    box.script([6, 6, 6])
+    box.ranged("A", "Gunner", "B", "Lea")
+    assert not box.alive("B", "Lea") and not box.alive("B", "Lea", k=1)
+    assert box.vp("A") == 12 + 6
+
+
+def test_squad_attacks_roll_together(cards: Path) -> None:
+    # "Squad": "Roll all hit rolls of models having the same target model as a single
+    # attack"; one action, one AP for the squad.
+    box = box_for(cards, ["Trio"], ["Brute"])
+    box.place("B", "Brute", 45, 45)
+    r = 1.5 + 2.0 + 0.01
+    box.place("A", "Trio", 45, 45 - r, k=0)
+    box.place("A", "Trio", 45 - r, 45, k=1)
+    box.place("A", "Trio", 45 + r, 45, k=2)
+    box.start()
+    box.force("none")
+    box.script([6] * 6 + [1, 1, 1])
+    box.close_combat("A", "Trio", "B", "Brute")
+    attack = box.events_of(L.EV_ATTACK)
+    assert len(attack) == 1 and attack[0, 8] == 6 and attack[0, 12] == 3
+    assert box.hp("B", "Brute") == 2
+    assert box.ap("A", "Trio") == 1
+
+
+# -------------------------------------------------------------- markers
+def test_fire_damage_in_cleanup_and_poison_on_activation(cards: Path) -> None:
+    # "Fire Marker": damage equal to their number in the cleanup phase, then one is removed.
+    # "Poison Marker": activating loses 1 AP and one marker.
+    box = box_for(cards, ["Gunner"], ["Helper"])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 80)
+    box.start()
+    box.marker("A", "Gunner", "fire", 2, 1)
+    box.cleanup()
+    assert box.hp("A", "Gunner") == 4
+    assert box.markers("A", "Gunner", "fire") == 1
+    box.start()
+    box.marker("A", "Gunner", "poison", 1, 1)
+    box.script([])
+    box.activate("A", "Gunner", "random")
+    assert box.markers("A", "Gunner", "poison") == 0
+    assert len(box.events_of(L.EV_POISON)) == 1
+
+
+def test_radiation_lowers_ini_and_mov_once(cards: Path) -> None:
+    box = box_for(cards, ["Gunner"], ["Helper"])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 80)
+    box.start()
+    box.marker("A", "Gunner", "radiation", 2, 1)
+    assert box.markers("A", "Gunner", "radiation") == 1
+    assert box.stat("A", "Gunner", "ini") == 1 and box.stat("A", "Gunner", "mov") == 70
+
+
+# ------------------------------------------------------------- movement
+def test_small_obstacle_costs_five_cm(cards: Path) -> None:
+    box = box_for(cards, ["Charger"], ["Helper"])
+    box.place("A", "Charger", 45, 20)
+    box.place("B", "Helper", 45, 85)
+    box.start()
+    box.move("A", "Charger", 45, 40)
+    assert box.pos("A", "Charger")[1] == pytest.approx(29.0)  # 12 - 3 (base)
+    box2 = box_for(cards, ["Charger"], ["Helper"])
+    box2.terrain([("obstacle", 40, 24, 10, 2)])
+    box2.place("A", "Charger", 45, 20)
+    box2.place("B", "Helper", 45, 85)
+    box2.start()
+    box2.move("A", "Charger", 45, 40)
+    assert box2.pos("A", "Charger")[1] == pytest.approx(29.0 - 5.0)
+
+
+def test_water_halves_the_move_and_wounds_on_a_one(cards: Path) -> None:
+    box = box_for(cards, ["Gunner"], ["Helper"])
+    box.terrain([("water", 30, 15, 30, 10)])
+    box.place("A", "Gunner", 45, 20)
+    box.place("B", "Helper", 45, 85)
+    box.start()
+    box.script([1])  # the water roll after the move
+    box.move("A", "Gunner", 45, 40)
+    assert box.pos("A", "Gunner")[1] == pytest.approx(20 + (12 - 3) / 2)
+    assert box.hp("A", "Gunner") == 5
+
+
+def test_failed_difficult_terrain_test_doubles_the_distance(cards: Path) -> None:
+    box = box_for(cards, ["Charger"], ["Helper"])
+    box.terrain([("difficult", 30, 22, 30, 20)])
+    box.place("A", "Charger", 45, 20)
+    box.place("B", "Helper", 45, 85)
+    box.start()
+    box.script([1])  # 5+ improved by TEC 1 is 4+: failed
+    box.move("A", "Charger", 45, 40)
+    # 2 cm before the piece, then 7 cm of movement at double cost: 3.5 cm inside
+    assert box.pos("A", "Charger")[1] == pytest.approx(22 + 3.5)
+
+
+def test_round_limit_two_moves(cards: Path) -> None:
+    box = box_for(cards, ["Charger"], ["Helper"])
+    box.place("A", "Charger", 45, 20)
+    box.place("B", "Helper", 45, 85)
+    box.start()
+    box.move("A", "Charger", 45, 60)
+    box.move("A", "Charger", 45, 60)
+    n = box.op(17, box.unit("A", "Charger"), 0)  # OP_CANDIDATES, random
+    kinds = set(box.C[:n, L.C_KIND].astype(int))
+    assert L.A_MOVE not in kinds and L.A_CHARGE not in kinds
+    assert box.ap("A", "Charger") == 1
