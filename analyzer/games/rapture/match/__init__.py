@@ -30,11 +30,22 @@ from analyzer.games.rapture import units as rapture_units
 from analyzer.games.rapture.match import compile as cp
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match import match_nb as M
-from analyzer.games.rapture.match.compile import MatchOptions
+from analyzer.games.rapture.match.compile import POLICIES, MatchOptions
 from analyzer.games.rapture.match.report import MatchResult, summarize
+from analyzer.games.rapture.match.sweep_model import match_model
 from analyzer.rng import block_states
 
-__all__ = ["MatchOptions", "MatchResult", "Setup", "play_matches", "prepare", "trace_match"]
+__all__ = [
+    "POLICIES",
+    "MatchOptions",
+    "MatchResult",
+    "Setup",
+    "match_model",
+    "play_matches",
+    "prepare",
+    "prepare_loaded",
+    "trace_match",
+]
 
 #: Task key of match simulations in ``block_states`` (other tasks use other keys).
 MATCH_TASK = 4
@@ -72,17 +83,41 @@ def prepare(
     load_dice: Mapping[str, int] | None = None,
 ) -> Setup:
     """Load and check the cards, lists, scenario and missions; compile them into arrays."""
-    options = options or MatchOptions()
     units_path = Path(units) if units is not None else rapture_units.UNITS_FILE
     cards = rapture_units.load_units(units_path)
     lists = (rapture_units.load_list(list_a, cards), rapture_units.load_list(list_b, cards))
-    comp = cp.compile_matchup(cards, lists, on_hit_markers, load_dice)
+    setup = prepare_loaded(
+        cards,
+        lists,
+        scenario=scenario,
+        options=options,
+        missions_file=missions_file,
+        on_hit_markers=on_hit_markers,
+        load_dice=load_dice,
+    )
+    setup.data_files[:0] = [units_path, Path(list_a), Path(list_b)]
+    return setup
+
+
+def prepare_loaded(
+    cards: Mapping[str, rapture_units.Card],
+    lists: tuple[rapture_units.ArmyList, rapture_units.ArmyList],
+    *,
+    scenario: str | None = None,
+    options: MatchOptions | None = None,
+    missions_file: str | Path | None = None,
+    on_hit_markers: Mapping[str, tuple[str, int]] | None = None,
+    load_dice: Mapping[str, int] | None = None,
+) -> Setup:
+    """:func:`prepare` for cards and lists already loaded (sweeps vary them in memory)."""
+    options = options or MatchOptions()
+    comp = cp.compile_matchup(dict(cards), lists, on_hit_markers, load_dice)
     if comp.SI.shape[0] > 2 * 24:
         raise InputError(f"too many models ({comp.SI.shape[0]}); the engine takes up to 48")
     mfile = Path(missions_file) if missions_file is not None else cp.MISSIONS_FILE
     mdata, mis = cp.load_missions(mfile)
     hands = cp.mission_hands(mdata, options.hands)
-    files = [units_path, Path(list_a), Path(list_b), mfile]
+    files = [mfile]
     if scenario is None:
         ter = np.zeros((L.MAX_TERRAIN, L.T_COLS))
         n_ter = 0
