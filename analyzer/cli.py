@@ -293,6 +293,23 @@ def value(
 @click.option("--matches", type=int, default=2000, show_default=True, help="matches per pair")
 @click.option("--policy", default="greedy", show_default=True, help="AI policy of both players")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option(
+    "--first",
+    type=click.Choice(("rules", "alternate", "random")),
+    default="rules",
+    show_default=True,
+    help="first activation of round 1 (the engine's rules, alternate by match, random)",
+)
+@click.option("--scenario", default=None, help="terrain scenario (default: generated per match)")
+@click.option("--opt", "match_opts", multiple=True, metavar="KEY=VALUE", help="match option")
+@click.option("--threads", type=int, default=None, help="threads (results do not depend on it)")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="folder for tables, charts and finished pairings (default: reports/compare-SYSTEM)",
+)
 @click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
 def compare(
     system: str,
@@ -301,16 +318,44 @@ def compare(
     matches: int,
     policy: str,
     seed: int,
+    first: str,
+    scenario: str | None,
+    match_opts: tuple[str, ...],
+    threads: int | None,
+    out_dir: str | None,
     output_format: str,
 ) -> None:
-    """Round robin of army lists: win-rate matrix with CIs and Bradley-Terry ratings."""
+    """Round robin of army lists: win-rate matrix with CIs, Bradley-Terry ratings, charts.
+
+    Finished pairings are kept in the output folder: an interrupted run resumes."""
     import json
 
-    from analyzer.analysis.compare import compare_lists, comparison_table
+    from analyzer.analysis.compare import compare_lists, comparison_table, write_comparison
+    from analyzer.analysis.duel import parse_rule_options
 
-    result = compare_lists(system, list(lists), matches, seed, units_file, policy)
-    text = json.dumps(result.to_dict(), indent=2) if output_format == "json" else None
-    click.echo(text or comparison_table(result))
+    out = Path(out_dir) if out_dir else Path("reports") / f"compare-{system}"
+    result = compare_lists(
+        system,
+        list(lists),
+        matches,
+        seed,
+        units_file,
+        policy,
+        options={"first": first, **parse_rule_options(match_opts)},
+        scenario=scenario,
+        threads=threads,
+        out_dir=out,
+        progress=_progress_line if sys.stderr.isatty() else None,
+    )
+    written = write_comparison(result, out)
+    if sys.stderr.isatty():
+        click.echo("", err=True)
+    if output_format == "json":
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    click.echo(comparison_table(result))
+    for label, path in written.items():
+        click.echo(f"{label}: {path}")
 
 
 @cli.command()

@@ -124,3 +124,47 @@ def cost_value_scatter(summary: pd.DataFrame, path: Path, title: str) -> Path:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def score_matrix_chart(pairs: pd.DataFrame, path: Path, title: str) -> Path:
+    """Score (wins + draws/2) of the row list against the column list, with 95% CIs."""
+    names = list(dict.fromkeys([*pairs["list"], *pairs["opponent"]]))
+    k = len(names)
+    values = np.full((k, k), np.nan)
+    labels = [["" for _ in range(k)] for _ in range(k)]
+    for r in pairs.itertuples():
+        i, j = names.index(r.list), names.index(r.opponent)
+        values[i, j] = r.score
+        labels[i][j] = f"{r.score:.2f}\n[{r.ci_low:.2f}, {r.ci_high:.2f}]"
+    fig, ax = plt.subplots(figsize=(1.6 * k + 3, 1.1 * k + 2), layout="constrained")
+    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            if labels[i][j]:
+                dark = abs(values[i, j] - 0.5) > 0.3
+                ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=8,
+                        color="white" if dark else "black")  # fmt: skip
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("list")
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label="score of the row list (95% Wilson CI)")
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def rating_chart(ratings: pd.DataFrame, path: Path, title: str) -> Path:
+    """Bradley-Terry ratings on the Elo scale with 95% error bars, strongest on top."""
+    data = ratings.sort_values("elo")
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(data) + 1.6), layout="constrained")
+    y = np.arange(len(data))
+    ax.errorbar(data["elo"], y, xerr=data["elo_ci95"], fmt="o", color="#4C72B0", capsize=4)
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_yticks(y, list(data["list"]))
+    ax.set_xlabel("Bradley-Terry rating, Elo scale (0 = average of the lists)")
+    ax.set_title(title)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +195,61 @@ def _value_section(folder: Path, report: Report) -> None:
             )
 
 
+def _compare_section(folder: Path, report: Report) -> None:
+    path = folder / "compare.json"
+    if not path.exists():
+        return
+    data = json.loads(path.read_text(encoding="utf-8"))
+    ratings = pd.read_parquet(folder / "compare_ratings.parquet")
+    pairs = pd.read_parquet(folder / "compare_pairs.parquet")
+    if report.title.startswith("Results"):
+        report.title = "Army list comparison"
+    report.provenance.setdefault("seed", str(data["seed"]))
+    report.provenance.setdefault("policy", str(data["policy"]))
+    report.provenance.setdefault("matches per pair", str(data["matches_per_pair"]))
+    report.sections.append(
+        Section(
+            "Bradley-Terry ratings (Elo scale, 95% CI)",
+            ["list", "strength (log-odds)", "Elo"],
+            [[str(r["list"]), _pm(r["strength"], r["se"]), f"{r['elo']:+.0f} ± {r['elo_ci95']:.0f}"]
+             for r in ratings.to_dict("records")],
+        )
+    )  # fmt: skip
+    report.sections.append(
+        Section(
+            "Score of each list against each opponent (wins + draws/2, 95% Wilson CI)",
+            ["list", "opponent", "matches", "wins", "draws", "losses", "score", "VP margin"],
+            [[str(r["list"]), str(r["opponent"]), str(r["matches"]), str(r["wins"]),
+              str(r["draws"]), str(r["losses"]),
+              f"{r['score']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
+              _pm(r["vp_margin_mean"], r["vp_margin_se"], 1)]
+             for r in pairs.to_dict("records")],
+            text_columns=2,
+        )
+    )  # fmt: skip
+    best = ratings.iloc[0]
+    worst = pairs[pairs["list"] == best["list"]].sort_values("score").iloc[0]
+    report.findings.append(
+        Finding(
+            f"{best['list']} is rated strongest ({best['elo']:+.0f} ± {best['elo_ci95']:.0f} "
+            f"Elo); its hardest opponent is {worst['opponent']}, against which it scores "
+            f"{worst['score']:.0%} [{worst['ci_low']:.0%}, {worst['ci_high']:.0%}]."
+        )
+    )
+    first = data["first_activation"]
+    if first["decided"]:
+        lo, hi = first["ci95"]
+        biased = not lo <= 0.5 <= hi
+        report.findings.append(
+            Finding(
+                f"The player with the first activation won {first['rate']:.1%} "
+                f"[{lo:.1%}, {hi:.1%}] of {first['decided']:,} decided matches"
+                + ("; the first activation is an advantage beyond noise." if biased else "."),
+                flag=biased,
+            )
+        )
+
+
 def _fair_cost_section(folder: Path, report: Report) -> None:
     for path in sorted(folder.glob("fair_cost*.parquet")):
         table = pd.read_parquet(path)
@@ -222,9 +278,12 @@ def build_report(folder: str | Path) -> Report:
     _sweep_section(folder, report)
     _value_section(folder, report)
     _fair_cost_section(folder, report)
+    _compare_section(folder, report)
     _charts(folder, report)
     if not report.sections and not report.charts:
-        raise InputError(f"{folder}: no results (results.parquet, value.parquet, charts) found")
+        raise InputError(
+            f"{folder}: no results (results.parquet, value.parquet, compare.json, charts) found"
+        )
     return report
 
 

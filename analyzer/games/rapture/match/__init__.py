@@ -32,7 +32,7 @@ from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match import match_nb as M
 from analyzer.games.rapture.match.compile import POLICIES, MatchOptions
 from analyzer.games.rapture.match.report import MatchResult, summarize
-from analyzer.games.rapture.match.sweep_model import match_model
+from analyzer.games.rapture.match.sweep_model import match_model, match_options
 from analyzer.rng import block_states
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "MatchResult",
     "Setup",
     "match_model",
+    "match_options",
     "play_matches",
     "prepare",
     "prepare_loaded",

@@ -75,7 +75,8 @@ def unpack_arrays(vector: np.ndarray) -> tuple[np.ndarray, ...]:
 
 
 def match_options(policies: dict[str, str], options: dict[str, Any]) -> MatchOptions:
-    """:class:`MatchOptions` from a sweep cell's policies and ``metric.options``."""
+    """:class:`MatchOptions` from policies by side (``a``, ``b``) and named options
+    (a sweep's ``metric.options``, ``analyzer compare --opt``), names and types checked."""
     known = {f.name for f in fields(MatchOptions)} - {"policy_a", "policy_b", "hands"}
     unknown = sorted(set(options) - known - {SCENARIO_KEY})
     if unknown:
@@ -83,7 +84,12 @@ def match_options(policies: dict[str, str], options: dict[str, Any]) -> MatchOpt
             f"unknown match option(s) {', '.join(unknown)} "
             f"(known: {', '.join(sorted(known | {SCENARIO_KEY}))})"
         )
+    defaults = {f.name: f.default for f in fields(MatchOptions)}
     chosen = {k: v for k, v in options.items() if k != SCENARIO_KEY}
+    for key, value in chosen.items():
+        kind = type(defaults[key])
+        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+            raise InputError(f"match option {key} must be of type {kind.__name__} (got {value!r})")
     return MatchOptions(
         policy_a=policies.get("a", "greedy"), policy_b=policies.get("b", "greedy"), **chosen
     )
