@@ -64,6 +64,14 @@ def _as_pointer(typingctx, addr):
 
 
 @njit(**_NOWRAP)
+def new_context():
+    """A zeroed context array and its meminfo-free view (every function the view is passed
+    to would otherwise reference-count it); the owner must outlive the view."""
+    owner = np.zeros(X_SIZE, dtype=np.int64)
+    return owner, carray(_as_pointer(owner.ctypes.data), (X_SIZE,), np.int64)
+
+
+@njit(**_NOWRAP)
 def register(X, k, a):
     """Record array ``a`` (C-contiguous) in slot ``k`` of ``X``."""
     b = SLOT * k

@@ -31,6 +31,10 @@ from analyzer.dice.random_nb import next_u64
 from analyzer.games.rapture.match.layout import (
     BOARD,
     CONTACT,
+    GEO_HEAD,
+    GEO_MAXC,
+    GEO_SLOT,
+    GEO_SLOTS,
     MF_X,
     MF_Y,
     MI_ALIVE,
@@ -47,6 +51,7 @@ from analyzer.games.rapture.match.layout import (
     TY1,
     WI_PLAN_DONE,
     WI_PLAN_PREV,
+    WS_GEO,
     WS_PLAN,
 )
 
@@ -63,6 +68,19 @@ def uniform(rng):
 def edge_distance(x0, y0, r0, x1, y1, r1):
     """Base edge to base edge ("Measure Properly!"); negative when the bases overlap."""
     return math.sqrt((x1 - x0) ** 2 + (y1 - y0) ** 2) - r0 - r1
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def bases_within(MF, SF, a, b, gap):
+    """The bases of models ``a`` and ``b`` are at most ``gap`` apart (edge to edge); far
+    pairs are rejected on one axis first, without the square root."""
+    reach = SF[a, SF_R] + SF[b, SF_R] + gap + 1e-6
+    if abs(MF[b, MF_X] - MF[a, MF_X]) > reach or abs(MF[b, MF_Y] - MF[a, MF_Y]) > reach:
+        return False
+    return (
+        edge_distance(MF[a, MF_X], MF[a, MF_Y], SF[a, SF_R], MF[b, MF_X], MF[b, MF_Y], SF[b, SF_R])
+        <= gap
+    )
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -311,38 +329,84 @@ def point_free_of_solids(TER, nt, x, y, r):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI):
+def corner_slot(TER, nt, r, WS, key):
+    """Offset in ``WS`` of the path-planning cache for radius ``r`` in match ``key``, filling
+    a free slot on first use (a scratch slot, filled afresh, once every slot holds another
+    radius of this match).
+
+    A slot holds the corners of the solid pieces grown by ``r + 0.1`` that are free of solid
+    terrain (in piece order, as :func:`plan_path` numbers them) and, per ordered corner pair,
+    their distance and whether the segment is clear (-1 until first asked).  Terrain never
+    changes during a match, so a slot stays valid until the match key changes.
+    """
+    tag = np.float64(key + 1)
+    b = np.int64(WS_GEO + GEO_SLOTS * GEO_SLOT)  # scratch slot when all slots are taken
+    for s in range(GEO_SLOTS - 1, -1, -1):
+        bs = WS_GEO + s * GEO_SLOT
+        if WS[bs] == tag:
+            if WS[bs + 1] == r:
+                return bs
+        else:
+            b = bs
+    infl = r + 0.05
+    grow = infl + 0.05
+    cx = WS[b + GEO_HEAD : b + GEO_HEAD + GEO_MAXC]
+    cy = WS[b + GEO_HEAD + GEO_MAXC : b + GEO_HEAD + 2 * GEO_MAXC]
+    nc = np.int64(0)
+    for p in range(nt):
+        if TER[p, TSOLID] < 0.5:
+            continue
+        for c in range(4):
+            px = TER[p, TX0] - grow if c % 2 == 0 else TER[p, TX1] + grow
+            py = TER[p, TY0] - grow if c < 2 else TER[p, TY1] + grow
+            if point_free_of_solids(TER, nt, px, py, infl):
+                cx[nc] = px
+                cy[nc] = py
+                nc += 1
+    vis = b + GEO_HEAD + 2 * GEO_MAXC
+    WS[vis : vis + nc * nc] = -1.0
+    dd = vis + GEO_MAXC * GEO_MAXC
+    for i in range(nc):
+        for j in range(nc):
+            WS[dd + i * nc + j] = math.sqrt((cx[j] - cx[i]) ** 2 + (cy[j] - cy[i]) ** 2)
+    WS[b] = tag
+    WS[b + 1] = r
+    WS[b + 2] = nc
+    return b
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
     """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
 
     Movement ("Impassable Terrain", "Buildings": ground models cannot enter them) may go
     around solid pieces: a visibility graph over the corners of the pieces grown by the
     base radius, searched with Dijkstra.  Returns the number of waypoints (the last is the
     goal) and the path length; when the goal cannot be reached, the direct segment.
+    ``key`` identifies the match (its terrain): corners and corner-to-corner visibility
+    are cached per radius (:func:`corner_slot`).
     """
     infl = r + 0.05
     if solid_clear(TER, nt, x, y, gx, gy, infl):
         wx[0] = gx
         wy[0] = gy
         return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
+    b = corner_slot(TER, nt, r, WS, key)
     # nodes: 0 start, 1 goal, then corners
+    nc = np.int64(WS[b + 2])
+    cx = WS[b + GEO_HEAD : b + GEO_HEAD + nc]
+    cy = WS[b + GEO_HEAD + GEO_MAXC : b + GEO_HEAD + GEO_MAXC + nc]
+    vis = WS[b + GEO_HEAD + 2 * GEO_MAXC : b + GEO_HEAD + 2 * GEO_MAXC + nc * nc]
+    cd = WS[b + GEO_HEAD + 2 * GEO_MAXC + GEO_MAXC * GEO_MAXC : b + GEO_SLOT]
+    nn = nc + 2
     nx = WS[WS_PLAN : WS_PLAN + 100]
     ny = WS[WS_PLAN + 100 : WS_PLAN + 200]
     nx[0] = x
     ny[0] = y
     nx[1] = gx
     ny[1] = gy
-    nn = np.int64(2)
-    grow = infl + 0.05
-    for p in range(nt):
-        if TER[p, TSOLID] < 0.5:
-            continue
-        for c in range(4):
-            cx = TER[p, TX0] - grow if c % 2 == 0 else TER[p, TX1] + grow
-            cy = TER[p, TY0] - grow if c < 2 else TER[p, TY1] + grow
-            if point_free_of_solids(TER, nt, cx, cy, infl):
-                nx[nn] = cx
-                ny[nn] = cy
-                nn += 1
+    nx[2:nn] = cx
+    ny[2:nn] = cy
     dist = WS[WS_PLAN + 200 : WS_PLAN + 200 + nn]
     prev = WI[WI_PLAN_PREV : WI_PLAN_PREV + nn]
     done = WI[WI_PLAN_DONE : WI_PLAN_DONE + nn]
@@ -363,10 +427,20 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI):
         for v in range(1, nn):
             if done[v] == 1:
                 continue
-            d = math.sqrt((nx[v] - nx[u]) ** 2 + (ny[v] - ny[u]) ** 2)
-            if dist[u] + d >= dist[v]:
-                continue
-            if solid_clear(TER, nt, nx[u], ny[u], nx[v], ny[v], infl):
+            if u >= 2 and v >= 2:
+                e = (u - 2) * nc + (v - 2)
+                d = cd[e]
+                if dist[u] + d >= dist[v]:
+                    continue
+                if vis[e] < 0.0:
+                    vis[e] = 1.0 if solid_clear(TER, nt, nx[u], ny[u], nx[v], ny[v], infl) else 0.0
+                clear = vis[e] > 0.5
+            else:
+                d = math.sqrt((nx[v] - nx[u]) ** 2 + (ny[v] - ny[u]) ** 2)
+                if dist[u] + d >= dist[v]:
+                    continue
+                clear = solid_clear(TER, nt, nx[u], ny[u], nx[v], ny[v], infl)
+            if clear:
                 dist[v] = dist[u] + d
                 prev[v] = u
     if prev[1] < 0:

@@ -80,7 +80,10 @@ STAMP = CACHE_DIR / "rapture_match_sources.sha256"
 
 
 def _sources() -> list[Path]:
-    return [*sorted(HERE.glob("*.py")), Path(random_nb.__file__), HERE.parent / "rules.py"]
+    """The files the compiled code depends on (the numba modules, the layout constants, this
+    module); the Python-only modules of the package may change without a recompile."""
+    own = [*sorted(HERE.glob("*_nb.py")), HERE / "layout.py", HERE / "kernels.py"]
+    return [*own, Path(random_nb.__file__), HERE.parent / "rules.py"]
 
 
 def refresh_cache() -> None:

@@ -52,8 +52,8 @@ from analyzer.games.rapture.match.context_nb import (
     K_US,
     K_WI,
     K_WS,
-    X_SIZE,
     _as_pointer,
+    new_context,
     register,
     xG,
     xGF,
@@ -110,6 +110,8 @@ from analyzer.games.rapture.match.layout import (
     G_TRACE,
     G_VIOL,
     G_VP0,
+    GEO_SLOT,
+    GEO_SLOTS,
     GF_AREAX0,
     GF_AREAY0,
     GF_COLS,
@@ -164,6 +166,7 @@ from analyzer.games.rapture.match.layout import (
     US_SIDE,
     US_TYPE,
     WI_SIZE,
+    WS_GEO,
     WS_SIZE,
     X_FN,
 )
@@ -661,8 +664,8 @@ def run_block(S, FN, state, first, count, REC, UREC, check, TR, trace):  # pragm
     D2 = new_state(S, np.int64(1))
     C0 = np.zeros((MAX_CAND, C_COLS))
     C20 = np.zeros((MAX_CAND, C_COLS))
-    X = np.zeros(X_SIZE, dtype=np.int64)
-    X2 = np.zeros(X_SIZE, dtype=np.int64)
+    X0, X = new_context()
+    X20, X2 = new_context()
     make_context(S, D1, FN, X)
     make_context(S, D2, FN, X2)
     C = candidate_view(C0)
@@ -673,7 +676,7 @@ def run_block(S, FN, state, first, count, REC, UREC, check, TR, trace):  # pragm
         record(X, REC, UREC, k - first if trace == 1 else k)
     events = xG(X)[G_NEV]
     # keep the owners of the memory alive until here
-    keep = D1[0][0, 0] + D2[0][0, 0] + C0[0, 0] + C20[0, 0] + S[1][0, 0]
+    keep = D1[0][0, 0] + D2[0][0, 0] + C0[0, 0] + C20[0, 0] + S[1][0, 0] + X0[0] + X20[0]
     return events + np.int64(0 * keep)
 
 
@@ -705,9 +708,11 @@ def run_block(S, FN, state, first, count, REC, UREC, check, TR, trace):  # pragm
 def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1, a2, a3, f0, f1):
     """One engine operation on a hand-built position (rule tests; see ``sandbox.py``)."""
     D = (MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI)
-    X = np.zeros(X_SIZE, dtype=np.int64)
+    X0, X = new_context()
     make_context(S, D, FN, X)
     CV = candidate_view(C)
+    for s in range(GEO_SLOTS):  # the terrain may have changed since the last operation
+        WS[WS_GEO + s * GEO_SLOT] = 0.0
     out = np.int64(0)
     if op == OP_RESET:
         reset(X, np.int64(0), a0, a1)
@@ -768,4 +773,4 @@ def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1
         out = p_candidates(X, a0, CV, a1 == 1)
     elif op == OP_LOF:
         out = line_of_fire(xMF(X), xMI(X), xSI(X), xSF(X), xSI(X).shape[0], a0, a1, np.int64(3))
-    return out + np.int64(0 * (MF[0, 0] + C[0, 0] + S[1][0, 0]))
+    return out + np.int64(0 * (MF[0, 0] + C[0, 0] + S[1][0, 0] + X0[0]))

@@ -49,6 +49,7 @@ from analyzer.games.rapture.match.context_nb import (
     xWS,
 )
 from analyzer.games.rapture.match.geometry_nb import (
+    bases_within,
     circle_rect_gap,
     edge_distance,
     plan_path,
@@ -80,6 +81,7 @@ from analyzer.games.rapture.match.layout import (
     G_CARRIER0,
     G_DIS0,
     G_DONE0,
+    G_MATCH,
     G_MIS0,
     G_NT,
     G_TARGET0,
@@ -675,7 +677,9 @@ def reach_point(X, lead, gx, gy, charge):
     wy = xWS(X)[WS_REACH_WY : WS_REACH_WY + 100]
     x0 = MF[lead, MF_X]
     y0 = MF[lead, MF_Y]
-    nw, length = plan_path(xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, xWS(X), xWI(X))
+    nw, length = plan_path(
+        xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, xWS(X), xWI(X), G[G_MATCH]
+    )
     budget = move_budget(X, lead, np.bool_(False))
     ex, ey, contact, _, _, _ = p_walk(
         X, lead, wx, wy, nw, budget, np.int64(1) if charge else np.int64(0), np.bool_(True)
@@ -1053,12 +1057,7 @@ def _countershot_risk(X, u, lead, t):
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _touch(X, a, b):
-    SF = xSF(X)
-    MF = xMF(X)
-    return (
-        edge_distance(MF[a, MF_X], MF[a, MF_Y], SF[a, SF_R], MF[b, MF_X], MF[b, MF_Y], SF[b, SF_R])
-        <= CONTACT
-    )
+    return bases_within(xMF(X), xSF(X), a, b, CONTACT)
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

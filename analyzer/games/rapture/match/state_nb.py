@@ -47,6 +47,7 @@ from analyzer.games.rapture.match.context_nb import (
     xWS,
 )
 from analyzer.games.rapture.match.geometry_nb import (
+    bases_within,
     circle_rect_gap,
     edge_distance,
     first_contact,
@@ -84,6 +85,7 @@ from analyzer.games.rapture.match.layout import (
     G_CARRIER0,
     G_DIS0,
     G_DONE0,
+    G_MATCH,
     G_MIS0,
     G_MVP0,
     G_NEV,
@@ -785,12 +787,7 @@ def refresh_engaged(X):
         for b in range(a + 1, n):
             if MI[b, MI_ALIVE] == 0 or SI[a, SI_SIDE] == SI[b, SI_SIDE]:
                 continue
-            if (
-                edge_distance(
-                    MF[a, MF_X], MF[a, MF_Y], SF[a, SF_R], MF[b, MF_X], MF[b, MF_Y], SF[b, SF_R]
-                )
-                <= CONTACT
-            ):
+            if bases_within(MF, SF, a, b, CONTACT):
                 MI[a, MI_ENG] += 1
                 MI[b, MI_ENG] += 1
                 UI[SI[a, SI_UNIT], UI_ENG] = 1
@@ -799,12 +796,8 @@ def refresh_engaged(X):
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def in_contact(X, a, b):
-    SF = xSF(X)
-    MF = xMF(X)
-    return (
-        edge_distance(MF[a, MF_X], MF[a, MF_Y], SF[a, SF_R], MF[b, MF_X], MF[b, MF_Y], SF[b, SF_R])
-        <= CONTACT
-    )
+    """Models ``a`` and ``b`` are B2B."""
+    return bases_within(xMF(X), xSF(X), a, b, CONTACT)
 
 
 # --------------------------------------------------------------- placement
@@ -899,12 +892,7 @@ def squad_coherent(X, m):
         if o == m or MI[o, MI_ALIVE] == 0:
             continue
         alone = np.bool_(False)
-        if (
-            edge_distance(
-                MF[m, MF_X], MF[m, MF_Y], SF[m, SF_R], MF[o, MF_X], MF[o, MF_Y], SF[o, SF_R]
-            )
-            <= SQUAD_GAP
-        ):
+        if bases_within(MF, SF, m, o, SQUAD_GAP):
             return True
     return alone
 
@@ -1408,7 +1396,7 @@ def move_unit(X, u, gx, gy, mode, dry):
     sx = MF[lead, MF_X]
     sy = MF[lead, MF_Y]
     r = SF[lead, SF_R]
-    nw, _ = plan_path(xTER(X), G[G_NT], sx, sy, gx, gy, r, wx, wy, xWS(X), xWI(X))
+    nw, _ = plan_path(xTER(X), G[G_NT], sx, sy, gx, gy, r, wx, wy, xWS(X), xWI(X), G[G_MATCH])
     budget = move_budget(X, lead, mode == 2)
     x, y, contact, escaped, wet, _ = p_walk(X, lead, wx, wy, nw, budget, mode, dry)
     if dry:
@@ -1471,6 +1459,7 @@ def move_unit(X, u, gx, gy, mode, dry):
                     wy,
                     xWS(X),
                     xWI(X),
+                    G[G_MATCH],
                 )
                 fmode = 1 if mode == 1 else (2 if mode == 2 else 0)
                 _, _, _, _, fwet, _ = p_walk(
