@@ -31,10 +31,14 @@ from analyzer.dice.random_nb import next_u64
 from analyzer.games.rapture.match.layout import (
     BOARD,
     CONTACT,
-    GEO_HEAD,
+    GEO_CX,
+    GEO_CY,
+    GEO_DIST,
     GEO_MAXC,
     GEO_SLOT,
     GEO_SLOTS,
+    GEO_SOLID,
+    GEO_VIS,
     MF_X,
     MF_Y,
     MI_ALIVE,
@@ -330,17 +334,13 @@ def point_free_of_solids(TER, nt, x, y, r):
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def corner_slot(TER, nt, r, WS, key):
-    """Offset in ``WS`` of the path-planning cache for radius ``r`` in match ``key``, filling
-    a free slot on first use (a scratch slot, filled afresh, once every slot holds another
-    radius of this match).
-
-    A slot holds the corners of the solid pieces grown by ``r + 0.1`` that are free of solid
-    terrain (in piece order, as :func:`plan_path` numbers them) and, per ordered corner pair,
-    their distance and whether the segment is clear (-1 until first asked).  Terrain never
-    changes during a match, so a slot stays valid until the match key changes.
+    """Offset in ``WS`` of the path-planning cache for radius ``r`` in match ``key`` (see
+    ``layout.WS_GEO``), filled on first use (in a scratch slot, filled afresh, once every
+    slot holds another radius of this match).  Corners are numbered in piece order, as
+    :func:`plan_path` numbers its nodes.
     """
     tag = np.float64(key + 1)
-    b = np.int64(WS_GEO + GEO_SLOTS * GEO_SLOT)  # scratch slot when all slots are taken
+    b = np.int64(WS_GEO + GEO_SLOTS * GEO_SLOT)
     for s in range(GEO_SLOTS - 1, -1, -1):
         bs = WS_GEO + s * GEO_SLOT
         if WS[bs] == tag:
@@ -350,8 +350,18 @@ def corner_slot(TER, nt, r, WS, key):
             b = bs
     infl = r + 0.05
     grow = infl + 0.05
-    cx = WS[b + GEO_HEAD : b + GEO_HEAD + GEO_MAXC]
-    cy = WS[b + GEO_HEAD + GEO_MAXC : b + GEO_HEAD + 2 * GEO_MAXC]
+    ns = np.int64(0)
+    for p in range(nt):
+        if TER[p, TSOLID] < 0.5:
+            continue
+        q = b + GEO_SOLID + 4 * ns
+        WS[q] = TER[p, TX0] - infl + 1e-3
+        WS[q + 1] = TER[p, TY0] - infl + 1e-3
+        WS[q + 2] = TER[p, TX1] + infl - 1e-3
+        WS[q + 3] = TER[p, TY1] + infl - 1e-3
+        ns += 1
+    cx = WS[b + GEO_CX : b + GEO_CX + GEO_MAXC]
+    cy = WS[b + GEO_CY : b + GEO_CY + GEO_MAXC]
     nc = np.int64(0)
     for p in range(nt):
         if TER[p, TSOLID] < 0.5:
@@ -363,16 +373,25 @@ def corner_slot(TER, nt, r, WS, key):
                 cx[nc] = px
                 cy[nc] = py
                 nc += 1
-    vis = b + GEO_HEAD + 2 * GEO_MAXC
-    WS[vis : vis + nc * nc] = -1.0
-    dd = vis + GEO_MAXC * GEO_MAXC
+    WS[b + GEO_VIS : b + GEO_VIS + nc * nc] = -1.0
     for i in range(nc):
         for j in range(nc):
-            WS[dd + i * nc + j] = math.sqrt((cx[j] - cx[i]) ** 2 + (cy[j] - cy[i]) ** 2)
+            WS[b + GEO_DIST + i * nc + j] = math.sqrt((cx[j] - cx[i]) ** 2 + (cy[j] - cy[i]) ** 2)
     WS[b] = tag
     WS[b + 1] = r
     WS[b + 2] = nc
+    WS[b + 3] = ns
     return b
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def slot_clear(WS, b, x0, y0, x1, y1):
+    """:func:`solid_clear` with the grown solid pieces of cache slot ``b``."""
+    for k in range(np.int64(WS[b + 3])):
+        q = b + GEO_SOLID + 4 * k
+        if seg_hits_rect(x0, y0, x1, y1, WS[q], WS[q + 1], WS[q + 2], WS[q + 3]):
+            return False
+    return True
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -383,21 +402,18 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
     around solid pieces: a visibility graph over the corners of the pieces grown by the
     base radius, searched with Dijkstra.  Returns the number of waypoints (the last is the
     goal) and the path length; when the goal cannot be reached, the direct segment.
-    ``key`` identifies the match (its terrain): corners and corner-to-corner visibility
-    are cached per radius (:func:`corner_slot`).
+    ``key`` identifies the match (its terrain): the grown pieces, corners and
+    corner-to-corner visibility are cached per radius (:func:`corner_slot`).
     """
-    infl = r + 0.05
-    if solid_clear(TER, nt, x, y, gx, gy, infl):
+    b = corner_slot(TER, nt, r, WS, key)
+    if slot_clear(WS, b, x, y, gx, gy):
         wx[0] = gx
         wy[0] = gy
         return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
-    b = corner_slot(TER, nt, r, WS, key)
     # nodes: 0 start, 1 goal, then corners
     nc = np.int64(WS[b + 2])
-    cx = WS[b + GEO_HEAD : b + GEO_HEAD + nc]
-    cy = WS[b + GEO_HEAD + GEO_MAXC : b + GEO_HEAD + GEO_MAXC + nc]
-    vis = WS[b + GEO_HEAD + 2 * GEO_MAXC : b + GEO_HEAD + 2 * GEO_MAXC + nc * nc]
-    cd = WS[b + GEO_HEAD + 2 * GEO_MAXC + GEO_MAXC * GEO_MAXC : b + GEO_SLOT]
+    vis = WS[b + GEO_VIS : b + GEO_VIS + nc * nc]
+    cd = WS[b + GEO_DIST : b + GEO_DIST + nc * nc]
     nn = nc + 2
     nx = WS[WS_PLAN : WS_PLAN + 100]
     ny = WS[WS_PLAN + 100 : WS_PLAN + 200]
@@ -405,8 +421,8 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
     ny[0] = y
     nx[1] = gx
     ny[1] = gy
-    nx[2:nn] = cx
-    ny[2:nn] = cy
+    nx[2:nn] = WS[b + GEO_CX : b + GEO_CX + nc]
+    ny[2:nn] = WS[b + GEO_CY : b + GEO_CY + nc]
     dist = WS[WS_PLAN + 200 : WS_PLAN + 200 + nn]
     prev = WI[WI_PLAN_PREV : WI_PLAN_PREV + nn]
     done = WI[WI_PLAN_DONE : WI_PLAN_DONE + nn]
@@ -433,13 +449,13 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
                 if dist[u] + d >= dist[v]:
                     continue
                 if vis[e] < 0.0:
-                    vis[e] = 1.0 if solid_clear(TER, nt, nx[u], ny[u], nx[v], ny[v], infl) else 0.0
+                    vis[e] = 1.0 if slot_clear(WS, b, nx[u], ny[u], nx[v], ny[v]) else 0.0
                 clear = vis[e] > 0.5
             else:
                 d = math.sqrt((nx[v] - nx[u]) ** 2 + (ny[v] - ny[u]) ** 2)
                 if dist[u] + d >= dist[v]:
                     continue
-                clear = solid_clear(TER, nt, nx[u], ny[u], nx[v], ny[v], infl)
+                clear = slot_clear(WS, b, nx[u], ny[u], nx[v], ny[v])
             if clear:
                 dist[v] = dist[u] + d
                 prev[v] = u

@@ -385,16 +385,21 @@ X_SIZE = X_FN + 32
 # scratch regions of D[9] (WS, float64) and D[10] (WI, int64): fixed per function, so no
 # allocation happens in the hot loops (none of these functions is re-entered while its
 # region is in use)
-#: path-planning cache (``geometry_nb.plan_path``): per base radius, the free corners of the
-#: grown solid pieces and which corner-to-corner segments are clear, filled lazily once per
-#: match (terrain never changes during a match); ``GEO_SLOTS`` radii per context, and the
-#: corner-to-corner distances
+#: path-planning cache (``geometry_nb.plan_path``), one slot per base radius, filled once per
+#: match (terrain never changes during a match): the solid pieces grown by the radius, the
+#: free corners of the grown pieces, corner-to-corner distances and (lazily) which
+#: corner-to-corner segments are clear; ``GEO_SLOTS`` radii per context and a scratch slot
 WS_GEO = 2048
 GEO_MAXC = 4 * MAX_TERRAIN
-GEO_HEAD = 3  # match key + 1, radius, corners
-GEO_SLOT = GEO_HEAD + 2 * GEO_MAXC + 2 * GEO_MAXC * GEO_MAXC  # corners, clear, distance
+GEO_HEAD = 4  # match key + 1, radius, corners, solid pieces
+GEO_CX = GEO_HEAD
+GEO_CY = GEO_CX + GEO_MAXC
+GEO_SOLID = GEO_CY + GEO_MAXC  # x0, y0, x1, y1 per solid piece, grown
+GEO_VIS = GEO_SOLID + 4 * MAX_TERRAIN
+GEO_DIST = GEO_VIS + GEO_MAXC * GEO_MAXC
+GEO_SLOT = GEO_DIST + GEO_MAXC * GEO_MAXC
 GEO_SLOTS = 4
-WS_SIZE = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT  # the slots and a scratch slot
+WS_SIZE = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
 WI_SIZE = 1024
 WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT, WS_W = (
     0,

@@ -251,6 +251,14 @@ def kill_value(X, t, side):
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def attack_value(X, n, h, t, ranged, cover, side):
     """Expected value (VP units) and kill chance of ``n`` dice hitting on ``h``+ at model t."""
+    if n <= 0 or xMI(X)[t, MI_ALIVE] == 0:
+        return 0.0, 0.0
+    return attack_value_kv(X, n, h, t, ranged, cover, kill_value(X, t, side))
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def attack_value_kv(X, n, h, t, ranged, cover, kv):
+    """:func:`attack_value` with the kill's value ``kv`` (``kill_value``) known."""
     SI = xSI(X)
     SF = xSF(X)
     TAB = xTAB(X)
@@ -261,7 +269,7 @@ def attack_value(X, n, h, t, ranged, cover, side):
     left = SI[t, SI_HP] - MI[t, MI_WOUNDS]
     ew = capped_mean(TAB, n, h, dfn, at, red, left)
     pk = tail(TAB, n, h, dfn, at, left + red)
-    return ALPHA * SF[t, SF_VPH] * ew + pk * kill_value(X, t, side), pk
+    return ALPHA * SF[t, SF_VPH] * ew + pk * kv, pk
 
 
 # ---------------------------------------------------------------- helpers
@@ -468,55 +476,36 @@ def prepare_values(X, u, W):
             att += MI[m, MI_CS + ST_ATT]
             if SI[m, SI_WEAPON] == 1:
                 rof += MI[m, MI_CS + ST_ROF]
+    kv_lead = kill_value(X, lead, 1 - side)  # the value of each threat's kill
+    h_cc = MI[lead, MI_CS + ST_CCS]
+    h_rng = MI[lead, MI_CS + ST_MMS]
     for t in range(SI.shape[0]):
         W[t, :] = 0.0
         if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side or UI[SI[t, SI_UNIT], UI_STATUS] != 0:
             continue
-        W[t, W_CC], _ = attack_value(
-            X, att, MI[lead, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), side
-        )
+        kv = kill_value(X, t, side)
+        W[t, W_CC], _ = attack_value_kv(X, att, h_cc, t, np.bool_(False), np.int64(0), kv)
         if rof > 0:
-            W[t, W_RNG], _ = attack_value(
-                X, rof, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), side
-            )
-            W[t, W_RNG_COVER], _ = attack_value(
-                X, rof, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(1), side
+            W[t, W_RNG], _ = attack_value_kv(X, rof, h_rng, t, np.bool_(True), np.int64(0), kv)
+            W[t, W_RNG_COVER], _ = attack_value_kv(
+                X, rof, h_rng, t, np.bool_(True), np.int64(1), kv
             )
         if actor_blocked(X, t) or UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] > 0:
             continue
         fac = 0.5 if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
         W[t, W_REACH] = move_budget(X, t, np.bool_(False))
-        W[t, W_THR_CC], _ = attack_value(
-            X,
-            MI[t, MI_CS + ST_ATT],
-            MI[t, MI_CS + ST_CCS],
-            lead,
-            np.bool_(False),
-            np.int64(0),
-            1 - side,
+        att_t = MI[t, MI_CS + ST_ATT]
+        v, _ = attack_value_kv(
+            X, att_t, MI[t, MI_CS + ST_CCS], lead, np.bool_(False), np.int64(0), kv_lead
         )
-        W[t, W_THR_CC] *= fac
+        W[t, W_THR_CC] = v * fac
         if SI[t, SI_WEAPON] == 1:
-            W[t, W_THR_RNG], _ = attack_value(
-                X,
-                MI[t, MI_CS + ST_ROF],
-                MI[t, MI_CS + ST_MMS],
-                lead,
-                np.bool_(True),
-                np.int64(0),
-                1 - side,
-            )
-            W[t, W_THR_RNG_COVER], _ = attack_value(
-                X,
-                MI[t, MI_CS + ST_ROF],
-                MI[t, MI_CS + ST_MMS],
-                lead,
-                np.bool_(True),
-                np.int64(1),
-                1 - side,
-            )
-            W[t, W_THR_RNG] *= fac
-            W[t, W_THR_RNG_COVER] *= fac
+            rof_t = MI[t, MI_CS + ST_ROF]
+            mms_t = MI[t, MI_CS + ST_MMS]
+            v, _ = attack_value_kv(X, rof_t, mms_t, lead, np.bool_(True), np.int64(0), kv_lead)
+            W[t, W_THR_RNG] = v * fac
+            v, _ = attack_value_kv(X, rof_t, mms_t, lead, np.bool_(True), np.int64(1), kv_lead)
+            W[t, W_THR_RNG_COVER] = v * fac
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
