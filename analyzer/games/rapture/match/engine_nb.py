@@ -330,6 +330,39 @@ def _unit_cv(X, u):
     return unit_ini(X, u, xOPT(X)[O_BAND_INI])
 
 
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _affected_units(X, targets, n, units):
+    """The units of the ``n`` target models, each once, into ``units`` in the order in which
+    they react ("Actions and Reactions"); returns how many."""
+    SI = xSI(X)
+    nu = np.int64(0)
+    for i in range(n):
+        tu = SI[targets[i], SI_UNIT]
+        seen = np.bool_(False)
+        for j in range(nu):
+            if units[j] == tu:
+                seen = np.bool_(True)
+        if not seen:
+            units[nu] = tu
+            nu += 1
+    _reaction_order(X, units, nu)
+    return nu
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _group_of(models, targets, done, i, n, group):
+    """The models (from ``i`` on, not yet ``done``) aiming at ``targets[i]``, into ``group``
+    (one roll per target model); marks them done and returns how many."""
+    t = targets[i]
+    ng = np.int64(0)
+    for k in range(i, n):
+        if not done[k] and targets[k] == t:
+            group[ng] = models[k]
+            ng += 1
+            done[k] = True
+    return ng
+
+
 @njit(cache=True, no_cpython_wrapper=True)  # called through the function table
 def do_close_combat(X, actor, target):
     """ "Action: Close Combat Attack" (1 AP, 2/round) with "Dodge" and "Counterblow".
@@ -381,17 +414,7 @@ def do_close_combat(X, actor, target):
         return
     # affected units and their reactions
     units = np.empty(na, dtype=np.int64)
-    nu = np.int64(0)
-    for i in range(na):
-        tu = SI[tgt[i], SI_UNIT]
-        seen = np.bool_(False)
-        for j in range(nu):
-            if units[j] == tu:
-                seen = np.bool_(True)
-        if not seen:
-            units[nu] = tu
-            nu += 1
-    _reaction_order(X, units, nu)
+    nu = _affected_units(X, tgt, na, units)
     reaction = np.zeros(nu, dtype=np.int64)
     reactor = np.full(nu, -1, dtype=np.int64)
     dodged = np.zeros(nu, dtype=np.int64)
@@ -434,12 +457,7 @@ def do_close_combat(X, actor, target):
         if done[i]:
             continue
         t = tgt[i]
-        ng = np.int64(0)
-        for k in range(i, na):
-            if not done[k] and tgt[k] == t:
-                group[ng] = att[k]
-                ng += 1
-                done[k] = True
+        ng = _group_of(att, tgt, done, i, na, group)
         dd = np.int64(0)
         for j in range(nu):
             if units[j] == SI[t, SI_UNIT]:
@@ -476,12 +494,7 @@ def do_close_combat(X, actor, target):
                     continue
                 t = cbt[i]
                 g2 = np.empty(nc, dtype=np.int64)
-                ng2 = np.int64(0)
-                for k in range(i, nc):
-                    if not used[k] and cbt[k] == t:
-                        g2[ng2] = cb[k]
-                        ng2 += 1
-                        used[k] = True
+                ng2 = _group_of(cb, cbt, used, i, nc, g2)
                 p_strike(
                     X,
                     np.int64(100 + RE_COUNTERBLOW),
@@ -571,17 +584,7 @@ def do_ranged(X, actor, target):
         return
     # seek shelter, per affected unit
     units = np.empty(ns, dtype=np.int64)
-    nu = np.int64(0)
-    for i in range(ns):
-        tu = SI[tg[i], SI_UNIT]
-        seen = np.bool_(False)
-        for j in range(nu):
-            if units[j] == tu:
-                seen = np.bool_(True)
-        if not seen:
-            units[nu] = tu
-            nu += 1
-    _reaction_order(X, units, nu)
+    nu = _affected_units(X, tg, ns, units)
     for j in range(nu):
         tu = units[j]
         lead = lead_model(X, tu)
@@ -614,12 +617,7 @@ def do_ranged(X, actor, target):
         if done[i]:
             continue
         t = tg[i]
-        ng = np.int64(0)
-        for k in range(i, ns):
-            if not done[k] and tg[k] == t:
-                group[ng] = sh[k]
-                ng += 1
-                done[k] = True
+        ng = _group_of(sh, tg, done, i, ns, group)
         lof = line_of_fire(MF, MI, SI, xSF(X), n, sh[i], t, np.int64(3))
         g2 = group[:ng].copy()
         p_strike(X, np.int64(A_RANGED), g2, ng, t, np.int64(0), cv[i], lof)

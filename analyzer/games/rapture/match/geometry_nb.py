@@ -101,31 +101,22 @@ def circle_rect_gap(px, py, r, x0, y0, x1, y1):
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
     """Parameters (t_in, t_out) of the segment inside the open rectangle; t_in >= t_out: none."""
-    t0 = np.float64(0.0)
-    t1 = np.float64(1.0)
-    dx = x1 - x0
-    dy = y1 - y0
-    if abs(dx) < 1e-12:
-        if x0 <= rx0 or x0 >= rx1:
+    t0, t1 = _slab(np.float64(0.0), np.float64(1.0), x0, x1 - x0, rx0, rx1)
+    return _slab(t0, t1, y0, y1 - y0, ry0, ry1)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _slab(t0, t1, p0, d, lo, hi):
+    """(t0, t1) narrowed to where p0 + t d lies strictly between lo and hi (one axis)."""
+    if abs(d) < 1e-12:
+        if p0 <= lo or p0 >= hi:
             return 1.0, 0.0
-    else:
-        ta = (rx0 - x0) / dx
-        tb = (rx1 - x0) / dx
-        if ta > tb:
-            ta, tb = tb, ta
-        t0 = max(t0, ta)
-        t1 = min(t1, tb)
-    if abs(dy) < 1e-12:
-        if y0 <= ry0 or y0 >= ry1:
-            return 1.0, 0.0
-    else:
-        ta = (ry0 - y0) / dy
-        tb = (ry1 - y0) / dy
-        if ta > tb:
-            ta, tb = tb, ta
-        t0 = max(t0, ta)
-        t1 = min(t1, tb)
-    return t0, t1
+        return t0, t1
+    ta = (lo - p0) / d
+    tb = (hi - p0) / d
+    if ta > tb:
+        ta, tb = tb, ta
+    return max(t0, ta), min(t1, tb)
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -145,6 +145,47 @@ def evaluate(X, side):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def fork(X, X2, seed, r):
+    """Rollout ``r``: the state of ``X`` copied into ``X2``, untraced, both sides greedy, with
+    the ``r``-th random stream forked from ``seed`` (common to all candidates)."""
+    copy_state(X, X2)
+    G2 = xG(X2)
+    G2[G_TRACE] = 0
+    G2[G_ROLLOUT] = 1
+    G2[G_POL0] = P_GREEDY
+    G2[G_POL0 + 1] = P_GREEDY
+    rng2 = xRNG(X2)
+    base = splitmix(seed + np.uint64(r))
+    for w in range(4):
+        rng2[w] = splitmix(base + np.uint64(w))
+    rng2[4] = 0
+    rng2[5] = 0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def clear_winner(vals, n, rollouts):
+    """Row of ``vals`` to play: 0 (the greedy choice) unless another row beats it by a clear
+    margin, paired over the same random streams (mean gain above ``MIN_GAIN`` and
+    ``Z_GAIN`` standard errors; the largest such gain wins)."""
+    pick = np.int64(0)
+    gain = np.float64(0.0)
+    for j in range(1, n):
+        mean = 0.0
+        for r in range(rollouts):
+            mean += vals[j, r] - vals[0, r]
+        mean /= rollouts
+        var = 0.0
+        for r in range(rollouts):
+            d = vals[j, r] - vals[0, r] - mean
+            var += d * d
+        se = np.sqrt(var / max(rollouts - 1, 1) / rollouts)
+        if mean > MIN_GAIN and mean > Z_GAIN * se and mean > gain:
+            gain = mean
+            pick = j
+    return pick
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def activate_lookahead(X, u, C, C2, X2):
     """One activation of unit ``u`` played by the lookahead policy."""
     OPT = xOPT(X)
@@ -185,18 +226,7 @@ def activate_lookahead(X, u, C, C2, X2):
         for j in range(nc):
             i = chosen[j]
             for r in range(rollouts):
-                copy_state(X, X2)
-                G2 = xG(X2)
-                G2[G_TRACE] = 0
-                G2[G_ROLLOUT] = 1
-                G2[G_POL0] = P_GREEDY
-                G2[G_POL0 + 1] = P_GREEDY
-                rng2 = xRNG(X2)
-                base = splitmix(seed + np.uint64(r))
-                for w in range(4):
-                    rng2[w] = splitmix(base + np.uint64(w))
-                rng2[4] = 0
-                rng2[5] = 0
+                fork(X, X2, seed, r)
                 ended = np.bool_(False)
                 if np.int64(C[i, C_KIND]) != A_END:
                     ended = do_action(X2, u, C, i)
@@ -206,22 +236,7 @@ def activate_lookahead(X, u, C, C2, X2):
                 p_drive(X2, C2, depth, np.bool_(False))
                 vals[j, r] = evaluate(X2, side)
         # keep the greedy choice unless another candidate is better by a clear margin
-        # (paired differences over the same random streams)
-        pick = chosen[0]
-        gain = np.float64(0.0)
-        for j in range(1, nc):
-            mean = 0.0
-            for r in range(rollouts):
-                mean += vals[j, r] - vals[0, r]
-            mean /= rollouts
-            var = 0.0
-            for r in range(rollouts):
-                d = vals[j, r] - vals[0, r] - mean
-                var += d * d
-            se = np.sqrt(var / max(rollouts - 1, 1) / rollouts)
-            if mean > MIN_GAIN and mean > Z_GAIN * se and mean > gain:
-                gain = mean
-                pick = chosen[j]
+        pick = chosen[clear_winner(vals, nc, rollouts)]
         if np.int64(C[pick, C_KIND]) == A_END:
             break
         ended = do_action(X, u, C, pick)
@@ -262,35 +277,9 @@ def choose_unit_lookahead(X, u_greedy, C2, X2):
     for j in range(nu):
         v = units[j]
         for r in range(rollouts):
-            copy_state(X, X2)
-            G2 = xG(X2)
-            G2[G_TRACE] = 0
-            G2[G_ROLLOUT] = 1
-            G2[G_POL0] = P_GREEDY
-            G2[G_POL0 + 1] = P_GREEDY
-            rng2 = xRNG(X2)
-            base = splitmix(seed + np.uint64(r))
-            for w in range(4):
-                rng2[w] = splitmix(base + np.uint64(w))
-            rng2[4] = 0
-            rng2[5] = 0
+            fork(X, X2, seed, r)
             p_start_activation(X2, v)
             p_finish_activation(X2, v, np.int64(P_GREEDY), C2)
             p_drive(X2, C2, depth, np.bool_(False))
             vals[j, r] = evaluate(X2, side)
-    pick = u_greedy
-    gain = np.float64(0.0)
-    for j in range(1, nu):
-        mean = 0.0
-        for r in range(rollouts):
-            mean += vals[j, r] - vals[0, r]
-        mean /= rollouts
-        var = 0.0
-        for r in range(rollouts):
-            d = vals[j, r] - vals[0, r] - mean
-            var += d * d
-        se = np.sqrt(var / max(rollouts - 1, 1) / rollouts)
-        if mean > MIN_GAIN and mean > Z_GAIN * se and mean > gain:
-            gain = mean
-            pick = units[j]
-    return pick
+    return units[clear_winner(vals, nu, rollouts)]

@@ -74,7 +74,6 @@ from analyzer.games.rapture.match.engine_nb import roll_off
 from analyzer.games.rapture.match.geometry_nb import (
     line_of_fire,
     point_free_of_solids,
-    sight,
     uniform,
 )
 from analyzer.games.rapture.match.layout import (
@@ -171,6 +170,7 @@ from analyzer.games.rapture.match.layout import (
     X_FN,
 )
 from analyzer.games.rapture.match.lookahead_nb import splitmix
+from analyzer.games.rapture.match.policies_nb import sight_at
 from analyzer.games.rapture.match.state_nb import (
     _own_edge_low,
     ev,
@@ -290,6 +290,17 @@ def _rect_gap(a0, a1, a2, a3, b0, b1, b2, b3):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _spaced(TER, k, x0, y0, w, h, from_buildings, from_others):
+    """A w x h piece at (x0, y0) keeps these gaps from the first ``k`` pieces."""
+    for p in range(k):
+        need = from_buildings if TER[p, TK] == T_BUILDING else from_others
+        gap = _rect_gap(x0, y0, x0 + w, y0 + h, TER[p, TX0], TER[p, TY0], TER[p, TX1], TER[p, TY1])
+        if gap < need:
+            return False
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _set_piece(TER, k, kind, x0, y0, x1, y1):
     """A terrain piece with the rulebook's effects ("4. Terrain"): buildings block LoS and
     movement, small obstacles do neither; both give cover through obstacles."""
@@ -331,17 +342,7 @@ def generate_terrain(X):
             sy = lo + (sector // 2) * half
             x0 = sx + uniform(rng) * (45.0 - w)
             y0 = sy + uniform(rng) * (half - h)
-            ok = np.bool_(True)
-            for p in range(k):
-                if (
-                    _rect_gap(
-                        x0, y0, x0 + w, y0 + h, TER[p, TX0], TER[p, TY0], TER[p, TX1], TER[p, TY1]
-                    )
-                    < 10.0
-                ):
-                    ok = np.bool_(False)
-                    break
-            if ok:
+            if _spaced(TER, k, x0, y0, w, h, 10.0, 10.0):
                 _set_piece(TER, k, np.int64(T_BUILDING), x0, y0, x0 + w, y0 + h)
                 k += 1
                 break
@@ -358,18 +359,7 @@ def generate_terrain(X):
                     w, h = h, w
             x0 = uniform(rng) * (BOARD - w)
             y0 = lo + uniform(rng) * (hi - lo - h)
-            ok = np.bool_(True)
-            for p in range(k):
-                need = 4.5 if TER[p, TK] == T_BUILDING else 3.0
-                if (
-                    _rect_gap(
-                        x0, y0, x0 + w, y0 + h, TER[p, TX0], TER[p, TY0], TER[p, TX1], TER[p, TY1]
-                    )
-                    < need
-                ):
-                    ok = np.bool_(False)
-                    break
-            if ok:
+            if _spaced(TER, k, x0, y0, w, h, 4.5, 3.0):
                 _set_piece(TER, k, np.int64(T_OBSTACLE), x0, y0, x0 + w, y0 + h)
                 k += 1
                 break
@@ -744,22 +734,7 @@ def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1
         p_end_of_game(X)
     elif op == OP_SIGHT:
         MFv = xMF(X)
-        out = sight(
-            xTER(X),
-            xG(X)[G_NT],
-            MFv,
-            xMI(X),
-            xSI(X),
-            xSF(X),
-            xSI(X).shape[0],
-            a0,
-            a1,
-            MFv[a0, 0],
-            MFv[a0, 1],
-            MFv[a1, 0],
-            MFv[a1, 1],
-            np.int64(3),
-        )
+        out = sight_at(X, a0, a1, MFv[a0, 0], MFv[a0, 1], MFv[a1, 0], MFv[a1, 1], np.int64(3))
     elif op == OP_ACTIVATE:
         p_start_activation(X, a0)
         p_finish_activation(X, a0, a1, CV)

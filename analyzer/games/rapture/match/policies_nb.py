@@ -310,6 +310,16 @@ def squad_members(X, u, out):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def sight_at(X, a, b, ax, ay, bx, by, nlines):
+    """``geometry_nb.sight`` in this match: model ``a`` standing at (ax, ay) to model ``b``
+    at (bx, by); -1 no LoS, 0 visible, 1 visible in cover."""
+    SI = xSI(X)
+    return sight(
+        xTER(X), xG(X)[G_NT], xMF(X), xMI(X), SI, xSF(X), SI.shape[0], a, b, ax, ay, bx, by, nlines
+    )
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def can_shoot(X, m, t, x, y):
     """Model m standing at (x, y) may shoot model t: weapon, range, LoS, neither in close
     combat, not swimming ("Action: Ranged Attack", "Bodies of Water").  Returns the cover
@@ -319,7 +329,6 @@ def can_shoot(X, m, t, x, y):
     MF = xMF(X)
     MI = xMI(X)
     UI = xUI(X)
-    G = xG(X)
     if SI[m, SI_WEAPON] == 0 or MI[t, MI_ALIVE] == 0:
         return -1
     if UI[SI[t, SI_UNIT], UI_ENG] == 1 or UI[SI[t, SI_UNIT], UI_STATUS] != 0:
@@ -330,7 +339,7 @@ def can_shoot(X, m, t, x, y):
         return -1
     if in_water(X, x, y):
         return -1
-    return sight(xTER(X), G[G_NT], MF, MI, SI, SF, SI.shape[0], m, t, x, y, tx, ty, np.int64(3))
+    return sight_at(X, m, t, x, y, tx, ty, np.int64(3))
 
 
 # -------------------------------------------------------------- positions
@@ -525,7 +534,6 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     MF = xMF(X)
     MI = xMI(X)
     UI = xUI(X)
-    G = xG(X)
     side = US[u, US_SIDE]
     lead = lead_model(X, u)
     r = SF[lead, SF_R]
@@ -594,22 +602,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
         t = s1 if k == 0 else s2
         if t < 0:
             continue
-        c = sight(
-            xTER(X),
-            G[G_NT],
-            MF,
-            MI,
-            SI,
-            SF,
-            n,
-            lead,
-            t,
-            x,
-            y,
-            MF[t, MF_X],
-            MF[t, MF_Y],
-            np.int64(1),
-        )
+        c = sight_at(X, lead, t, x, y, MF[t, MF_X], MF[t, MF_Y], np.int64(1))
         if c >= 0:
             imm = max(imm, (W[t, W_RNG_COVER] if c == 1 else W[t, W_RNG]) * rng_left)
             break
@@ -617,22 +610,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
         t = h1 if k == 0 else (h2 if k == 1 else h3)
         if t < 0:
             continue
-        c = sight(
-            xTER(X),
-            G[G_NT],
-            MF,
-            MI,
-            SI,
-            SF,
-            n,
-            t,
-            lead,
-            MF[t, MF_X],
-            MF[t, MF_Y],
-            x,
-            y,
-            np.int64(1),
-        )
+        c = sight_at(X, t, lead, MF[t, MF_X], MF[t, MF_Y], x, y, np.int64(1))
         threat -= 0.75 * W[t, W_THR_RNG]
         if c == 0:
             threat += W[t, W_THR_RNG]

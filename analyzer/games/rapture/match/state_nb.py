@@ -871,6 +871,13 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def spot_near(X, m, cx, cy, dist, px, py, avoid_side):
+    """:func:`find_spot` without the second distance limit."""
+    zero = np.float64(0.0)
+    return find_spot(X, m, cx, cy, dist, px, py, zero, zero, zero, avoid_side)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def place(X, m, x, y):
     MF = xMF(X)
     MF[m, MF_X] = x
@@ -971,21 +978,11 @@ def restore_formation(X, u, engaging):
             if in_contact(X, m, lead):
                 continue
             dist = r + SF[lead, SF_R] + TOUCH_GAP
-            found, x, y = find_spot(
-                X,
-                m,
-                MF[lead, MF_X],
-                MF[lead, MF_Y],
-                dist,
-                MF[m, MF_X],
-                MF[m, MF_Y],
-                np.float64(0.0),
-                np.float64(0.0),
-                np.float64(0.0),
-                1 - side,
+            found, x, y = spot_near(
+                X, m, MF[lead, MF_X], MF[lead, MF_Y], dist, MF[m, MF_X], MF[m, MF_Y], 1 - side
             )
             if not found:
-                found, x, y = find_spot(
+                found, x, y = spot_near(
                     X,
                     m,
                     MF[lead, MF_X],
@@ -993,27 +990,14 @@ def restore_formation(X, u, engaging):
                     dist,
                     MF[m, MF_X],
                     MF[m, MF_Y],
-                    np.float64(0.0),
-                    np.float64(0.0),
-                    np.float64(0.0),
                     np.int64(-1),
                 )
         elif US[u, US_TYPE] == SQUAD:
             if squad_coherent(X, m):
                 continue
             dist = r + SF[lead, SF_R] + 1.0
-            found, x, y = find_spot(
-                X,
-                m,
-                MF[lead, MF_X],
-                MF[lead, MF_Y],
-                dist,
-                MF[m, MF_X],
-                MF[m, MF_Y],
-                np.float64(0.0),
-                np.float64(0.0),
-                np.float64(0.0),
-                1 - side,
+            found, x, y = spot_near(
+                X, m, MF[lead, MF_X], MF[lead, MF_Y], dist, MF[m, MF_X], MF[m, MF_Y], 1 - side
             )
             if not found:
                 found, x, y = _near_squad(X, m, u, side)
@@ -1036,7 +1020,7 @@ def _near_squad(X, m, u, side):
         if o == m or MI[o, MI_ALIVE] == 0:
             continue
         for extra in (1.0, 1.9):
-            found, x, y = find_spot(
+            found, x, y = spot_near(
                 X,
                 m,
                 MF[o, MF_X],
@@ -1044,9 +1028,6 @@ def _near_squad(X, m, u, side):
                 SF[m, SF_R] + SF[o, SF_R] + extra,
                 MF[m, MF_X],
                 MF[m, MF_Y],
-                np.float64(0.0),
-                np.float64(0.0),
-                np.float64(0.0),
                 1 - side,
             )
             if found:
@@ -1480,7 +1461,7 @@ def move_unit(X, u, gx, gy, mode, dry):
             if contact >= 0:
                 found, px, py = _touch_both(X, m, contact, lead)
             if not found:
-                found, px, py = find_spot(
+                found, px, py = spot_near(
                     X,
                     m,
                     x,
@@ -1488,9 +1469,6 @@ def move_unit(X, u, gx, gy, mode, dry):
                     SF[m, SF_R] + r + TOUCH_GAP,
                     ox,
                     oy,
-                    np.float64(0.0),
-                    np.float64(0.0),
-                    np.float64(0.0),
                     -1 if contact >= 0 else 1 - side,
                 )
             if found:
