@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pydantic import Field
 
 from analyzer.analysis.duel import duel_cards
 from analyzer.config.loader import Problems, load_model
@@ -59,10 +60,15 @@ COLUMNS = [
 
 
 class FieldFile(StrictModel):
-    """``--field FIELD.yaml``: the opponents every unit is measured against."""
+    """``--field FIELD.yaml``: the opponents every unit is measured against.
+
+    ``opponents`` are unit names (duels, value per point); ``lists`` are army list files
+    (matches: ``analyzer fair-cost`` plays the lists holding the unit against the others).
+    """
 
     system: str
-    opponents: list[str]
+    opponents: list[str] = Field(default_factory=list)
+    lists: list[str] = Field(default_factory=list)
 
 
 def load_field(path: str | Path, cards: dict[str, Any], system: str) -> list[str]:
@@ -74,8 +80,32 @@ def load_field(path: str | Path, cards: dict[str, Any], system: str) -> list[str
     for i, name in enumerate(data.opponents):
         if name not in cards:
             problems.add(["opponents", i], f"unknown unit {name!r}")
+    if not data.opponents:
+        problems.add(["opponents"], "names no opponent units (this use needs unit names)")
     problems.raise_if_any()
     return list(data.opponents)
+
+
+def field_lists(path: str | Path, system: str) -> list[Path] | None:
+    """The army list files of a field file (None if it names none), each found on disk.
+
+    Relative paths are looked up from the current folder, the field file's folder and the
+    project root.
+    """
+    from analyzer.experiments.spec import find_file
+
+    data, doc = load_model(path, FieldFile)
+    problems = Problems(path, doc)
+    if data.system != system:
+        problems.add(["system"], f"expected {system!r}, found {data.system!r}")
+    found: list[Path] = []
+    for i, text in enumerate(data.lists):
+        try:
+            found.append(find_file(text, Path(path).parent))
+        except ValueError as err:
+            problems.add(["lists", i], str(err))
+    problems.raise_if_any()
+    return found or None
 
 
 def _row(

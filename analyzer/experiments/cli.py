@@ -159,19 +159,27 @@ def _start(text: str) -> dict[str, Any]:
     "field_file",
     type=click.Path(dir_okay=False),
     required=True,
-    help="opponents file (system, opponents: [names])",
+    help="field file: opponents: [unit names] (duel value) or lists: [army list files] (matches)",
 )
-@click.option("--trials", type=int, default=65_536, show_default=True, help="duels per pairing")
+@click.option(
+    "--trials",
+    type=int,
+    default=None,
+    help="duels per pairing (default 65,536) or matches per pair of lists (default 4,096)",
+)
 @click.option("--seed", type=int, default=2026, show_default=True)
-@click.option("--block-size", type=int, default=4096, show_default=True)
+@click.option("--block-size", type=int, default=None, help="default 4,096 duels or 256 matches")
 @click.option("--low", type=int, default=None, help="lowest cost to search (default: automatic)")
 @click.option("--high", type=int, default=None, help="highest cost to search")
-@click.option("--start", default="melee", show_default=True, help="'melee' or 'range:R' (cm)")
+@click.option("--start", default="melee", show_default=True, help="duels: 'melee' or 'range:R'")
 @click.option(
     "--first", type=click.Choice(("a", "b", "alternate")), default="alternate", show_default=True
 )
-@click.option("--max-rounds", type=int, default=12, show_default=True)
-@click.option("--opt", "rule_opts", multiple=True, metavar="KEY=VALUE", help="duel rule option")
+@click.option("--max-rounds", type=int, default=None, help="default: 12 (duels), the rules' 6")
+@click.option("--policy", default="greedy", show_default=True, help="matches: AI of both sides")
+@click.option(
+    "--opt", "rule_opts", multiple=True, metavar="KEY=VALUE", help="duel rule or match option"
+)
 @click.option("--workers", type=int, default=None, help="Dask workers (0: serial)")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler")
 @click.option(
@@ -189,24 +197,41 @@ def fair_cost(
     units_file: str | None,
     unit: str,
     field_file: str,
-    trials: int,
+    trials: int | None,
     seed: int,
-    block_size: int,
+    block_size: int | None,
     low: int | None,
     high: int | None,
     start: str,
     first: str,
-    max_rounds: int,
+    max_rounds: int | None,
+    policy: str,
     rule_opts: tuple[str, ...],
     workers: int | None,
     scheduler: str | None,
     out_dir: str | None,
     output_format: str,
 ) -> None:
-    """Points cost at which UNIT's value per point equals the field median (bisection on CRN)."""
+    """Points cost at which UNIT is fairly priced against a field (bisection on CRN).
+
+    With unit names in the field: where its duel value per point equals the field median.
+    With army lists: where the lists holding UNIT win half their matches against the rest.
+    """
     from analyzer.analysis.duel import parse_rule_options
+    from analyzer.analysis.value import field_lists
     from analyzer.experiments.fair_cost import fair_cost as solve
 
+    extra = parse_rule_options(rule_opts)
+    if field_lists(field_file, system):
+        first_option: dict[str, Any] = (
+            {"first": "alternate"} if first == "alternate" else {"round1_first": "ab".index(first)}
+        )
+        rounds = {"max_rounds": max_rounds} if max_rounds is not None else {}
+        options: dict[str, Any] = {**first_option, **rounds, **extra}
+        rules: dict[str, Any] = {}
+    else:
+        rounds = {"max_rounds": max_rounds if max_rounds is not None else 12}
+        options, rules = {**_start(start), "first": first, **rounds}, extra
     result = solve(
         system,
         unit,
@@ -217,8 +242,9 @@ def fair_cost(
         block_size=block_size,
         low=low,
         high=high,
-        options={**_start(start), "first": first, "max_rounds": max_rounds},
-        rules=parse_rule_options(rule_opts),
+        options=options,
+        rules=rules,
+        policy=policy,
         out_dir=out_dir,
         workers=workers,
         scheduler=scheduler,

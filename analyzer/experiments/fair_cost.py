@@ -16,29 +16,40 @@ the root between the last two integer costs is interpolated linearly.  The
 CI comes from the delete-one-block jackknife of that root (every quantity
 recomputed without block ``b``, the root re-interpolated) with a Student-t
 quantile.
+
+Criterion (matches, when the field file names army ``lists``): the lists of the
+field that hold the unit play those that do not (the unit's list as side A,
+``first: alternate`` by default); ``f(c)`` = their mean score (wins + draws/2)
+minus 1/2, and the fair cost is where the unit's lists win half their games.
+The cost enters the game through victory points ("Victory Points": a disabled
+unit is worth its cost) and the AI's targeting; on common random numbers ``f``
+is a fixed function of the cost, but the AI's choices make it only roughly
+monotone, so the bracket is where it changes sign.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from analyzer import paths
-from analyzer.analysis.value import load_field
+from analyzer.analysis.value import field_lists, load_field
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.experiments.executor import make_executor
 from analyzer.experiments.metrics import (
+    CellPlan,
     CellState,
     DuelOptionsSection,
+    MatchesMetric,
+    MatchesSection,
     SweepContext,
-    ValueCell,
     ValueMetric,
     ValueSection,
 )
@@ -54,20 +65,12 @@ MAX_COST = 100_000
 
 @dataclass
 class Evaluation:
-    """``f`` at one cost: the unit's value per point, the field's, their median."""
+    """``f`` at one cost (``gap``: the root is the fair cost) and the figures behind it."""
 
     cost: int
-    unit_vpp: float
-    field_vpp: dict[str, float]
+    gap: float
+    detail: dict[str, float]
     run: SweepRun
-
-    @property
-    def median(self) -> float:
-        return float(np.median(list(self.field_vpp.values())))
-
-    @property
-    def gap(self) -> float:
-        return self.unit_vpp - self.median
 
 
 @dataclass
@@ -88,6 +91,7 @@ class FairCost:
     seed: int
     rules_hash: str
     opponents: list[str]
+    criterion: str = "value_per_point = field median"
     notes: list[str] = field(default_factory=list)
 
     def table(self) -> pd.DataFrame:
@@ -97,7 +101,7 @@ class FairCost:
                 {
                     "system": self.system,
                     "unit": self.unit,
-                    "criterion": "value_per_point = field median",
+                    "criterion": self.criterion,
                     "current_cost": self.current_cost,
                     "fair_cost": self.fair_cost,
                     "se": self.se,
@@ -116,15 +120,10 @@ class FairCost:
         )
 
     def trace(self) -> pd.DataFrame:
-        """Every cost evaluated: the unit's value per point, the field median and the gap."""
+        """Every cost evaluated: the figures of the criterion and the gap."""
         return pd.DataFrame(
             [
-                {
-                    "cost": e.cost,
-                    "unit_value_per_point": e.unit_vpp,
-                    "field_median_value_per_point": e.median,
-                    "gap": e.gap,
-                }
+                {"cost": e.cost, **e.detail, "gap": e.gap}
                 for e in sorted(self.evaluations, key=lambda e: e.cost)
             ]
         )
@@ -145,74 +144,71 @@ class FairCost:
         )
 
 
-class _Problem:
-    """Cells of one cost: the unit against the field, each field unit against the rest."""
+class _Criterion:
+    """The cells of one cost and the gap ``f`` computed from their runs."""
+
+    criterion: str
+    field: list[str]
 
     def __init__(
-        self,
-        system: str,
-        units_path: Path,
-        field_path: Path,
-        unit: str,
-        trials: int,
-        seed: int,
-        block_size: int,
-        options: dict[str, Any],
-        rules: dict[str, Any],
-    ) -> None:
+        self, system: str, units_path: Path, field_path: Path, unit: str, trials: int,
+        seed: int, block_size: int,
+    ) -> None:  # fmt: skip
         units = system_module(system, "units")
         self.cards = dict(units.load_units(units_path))
         if unit not in self.cards:
             raise InputError(f"{units_path}: no unit named {unit!r}")
-        self.field = [v for v in load_field(field_path, self.cards, system) if v != unit]
-        if len(self.field) < 2:
-            raise InputError(f"{field_path}: the field needs at least 2 units other than {unit!r}")
         self.system, self.unit, self.seed = system, unit, seed
         self.block_size = block_size
         self.blocks = blocks_for(trials, block_size)
-        ctx = SweepContext(system, self.cards, block_size, lambda t: Path(t), [units_path])
-        section = ValueSection(
-            kind="value",
-            unit=unit,
-            field=self.field,
-            options=DuelOptionsSection.model_validate(options),
-            rules=rules,
-        )
-        self.metric = ValueMetric(ctx, section)
+        self.trials = trials
+        self.ctx = SweepContext(system, self.cards, block_size, lambda t: Path(t), [units_path])
         self.inputs = [units_path, field_path]
-        self.rules_hash = data_hash(*self.inputs, system=system)
         self.code_hash = code_hash(system)
+
+    def finish(self, metric: Any, section: Any, extra_inputs: Sequence[Path] = ()) -> None:
+        """Set the metric and the run's identity (spec, hashes) once the field is known."""
+        self.metric = metric
+        self.inputs = [*self.inputs, *extra_inputs]
+        self.rules_hash = data_hash(*self.inputs, system=self.system)
         self.spec = SweepFile(
-            name=re.sub(r"[^A-Za-z0-9_.-]+", "-", f"fair-cost-{unit}").strip("-"),
-            system=system,
-            units=str(units_path),
+            name=re.sub(r"[^A-Za-z0-9_.-]+", "-", f"fair-cost-{self.unit}").strip("-"),
+            system=self.system,
+            units=str(self.inputs[0]),
             metric=section.model_dump(mode="json"),
-            trials=trials,
-            block_size=block_size,
-            seed=seed,
+            trials=self.trials,
+            block_size=self.block_size,
+            seed=self.seed,
             exact=False,
         )
 
-    def cells(self, cost: int) -> list[ValueCell]:
+    def cells(self, cost: int) -> list[tuple[str, CellPlan]]:
+        """(label, plan) of every cell at ``cost``."""
+        raise NotImplementedError
+
+    def gap(self, run: SweepRun, drop: int | None = None) -> float:
+        """``f`` from the run of one cost (without block ``drop``: jackknife)."""
+        raise NotImplementedError
+
+    def detail(self, run: SweepRun) -> dict[str, float]:
+        """The figures behind the gap (a row of the trace)."""
+        raise NotImplementedError
+
+    def max_cost(self, current: int) -> int:
+        """Where the upward search for the bracket gives up."""
+        return MAX_COST
+
+    def state(self, cost: int) -> CellState:
         state = self.metric.base_state()
         state.cards[self.unit] = set_stat(state.cards[self.unit], "points", cost)
-        plans = [self.metric.plan(state)]
-        pool = [self.unit, *self.field]
-        for w in self.field:
-            other = CellState(
-                state.cards,
-                {"unit": w, "field": [(v, 1.0) for v in pool if v != w]},
-                {},
-                state.options,
-            )
-            plans.append(self.metric.plan(other))
-        return [p for p in plans if isinstance(p, ValueCell)]
+        return state
 
     def plan(self, cost: int) -> SweepPlan:
         cells = [
-            Cell(i, {"cost": cost, "unit": u}, plan, digest([t.identity() for t in plan.tasks]))
-            for i, (u, plan) in enumerate(zip([self.unit, *self.field], self.cells(cost)))
-        ]
+            Cell(i, {"cost": cost, "unit": label}, plan,
+                 digest([t.identity() for t in plan.tasks]))
+            for i, (label, plan) in enumerate(self.cells(cost))
+        ]  # fmt: skip
         plan = SweepPlan(
             path=Path(self.inputs[1]),
             spec=self.spec,
@@ -232,16 +228,115 @@ class _Problem:
         return plan
 
 
-def _vpp(run: SweepRun, cell: int, drop: int | None = None) -> float:
+def _estimate(run: SweepRun, cell: int, quantity: str, drop: int | None = None) -> float:
+    """A cell's estimate of ``quantity`` (without block ``drop``)."""
     counts = run.counts(cell)
     sums = [c.sum(axis=0) - (c[drop] if drop is not None else 0) for c in counts]
-    return run.plan.cells[cell].plan.estimate(sums)["value_per_point"].estimate
+    return run.plan.cells[cell].plan.estimate(sums)[quantity].estimate
 
 
-def _gap(run: SweepRun, drop: int | None = None) -> float:
-    unit = _vpp(run, 0, drop)
-    others = [_vpp(run, i, drop) for i in range(1, len(run.plan.cells))]
-    return unit - float(np.median(others))
+class _ValueCriterion(_Criterion):
+    """Cells of one cost: the unit against the field, each field unit against the rest."""
+
+    criterion = "value_per_point = field median"
+
+    def __init__(self, system: str, units_path: Path, field_path: Path, unit: str,
+                 trials: int, seed: int, block_size: int, options: dict[str, Any],
+                 rules: dict[str, Any]) -> None:  # fmt: skip
+        super().__init__(system, units_path, field_path, unit, trials, seed, block_size)
+        self.field = [v for v in load_field(field_path, self.cards, system) if v != unit]
+        if len(self.field) < 2:
+            raise InputError(f"{field_path}: the field needs at least 2 units other than {unit!r}")
+        section = ValueSection(
+            kind="value",
+            unit=unit,
+            field=self.field,
+            options=DuelOptionsSection.model_validate(options),
+            rules=rules,
+        )
+        self.finish(ValueMetric(self.ctx, section), section)
+
+    def cells(self, cost: int) -> list[tuple[str, CellPlan]]:
+        state = self.state(cost)
+        plans = [self.metric.plan(state)]
+        pool = [self.unit, *self.field]
+        for w in self.field:
+            other = CellState(
+                state.cards,
+                {"unit": w, "field": [(v, 1.0) for v in pool if v != w]},
+                {},
+                state.options,
+            )
+            plans.append(self.metric.plan(other))
+        return list(zip([self.unit, *self.field], plans))
+
+    def gap(self, run: SweepRun, drop: int | None = None) -> float:
+        unit = _vpp(run, 0, drop)
+        others = [_vpp(run, i, drop) for i in range(1, len(run.plan.cells))]
+        return unit - float(np.median(others))
+
+    def detail(self, run: SweepRun) -> dict[str, float]:
+        others = [_vpp(run, i) for i in range(1, len(run.plan.cells))]
+        return {
+            "unit_value_per_point": _vpp(run, 0),
+            "field_median_value_per_point": float(np.median(others)),
+        }
+
+
+def _vpp(run: SweepRun, cell: int, drop: int | None = None) -> float:
+    return _estimate(run, cell, "value_per_point", drop)
+
+
+class _MatchCriterion(_Criterion):
+    """Cells of one cost: every field list holding the unit against every other list."""
+
+    criterion = "score of the unit's lists against the field = 1/2"
+
+    def __init__(self, system: str, units_path: Path, field_path: Path, unit: str,
+                 trials: int, seed: int, block_size: int, lists: list[Path],
+                 options: dict[str, Any], policy: str) -> None:  # fmt: skip
+        super().__init__(system, units_path, field_path, unit, trials, seed, block_size)
+        loaded = [(path, self.ctx.load_list(str(path))) for path in lists]
+        self.own = [(p, a) for p, a in loaded if any(e.unit == unit for e in a.units)]
+        self.others = [(p, a) for p, a in loaded if all(e.unit != unit for e in a.units)]
+        if not self.own:
+            raise InputError(f"{field_path}: no list of the field holds {unit!r}")
+        if not self.others:
+            raise InputError(f"{field_path}: every list of the field holds {unit!r}")
+        self.field = [a.name for _, a in self.others]
+        self.options = {"first": "alternate", **options}
+        self.policies: dict[Literal["a", "b"], str] = {"a": policy, "b": policy}
+        section = MatchesSection(
+            kind="matches", a=str(self.own[0][0]), b=str(self.others[0][0]),
+            policies=self.policies, options=self.options,
+        )  # fmt: skip
+        self.finish(MatchesMetric(self.ctx, section), section, lists)
+
+    def cells(self, cost: int) -> list[tuple[str, CellPlan]]:
+        cards = self.state(cost).cards
+        policies = {str(k): v for k, v in self.policies.items()}
+        return [
+            (f"{a.name} vs {b.name}",
+             self.metric.plan(CellState(cards, {"a": a, "b": b}, policies, self.options)))
+            for _, a in self.own
+            for _, b in self.others
+        ]  # fmt: skip
+
+    def max_cost(self, current: int) -> int:
+        """Matches: 16 x the current cost (beyond it the unit is a decoy the AI chases)."""
+        return 16 * max(current, 1)
+
+    def _scores(self, run: SweepRun, drop: int | None = None) -> list[float]:
+        return [_estimate(run, i, "score", drop) for i in range(len(run.plan.cells))]
+
+    def gap(self, run: SweepRun, drop: int | None = None) -> float:
+        return float(np.mean(self._scores(run, drop))) - 0.5
+
+    def detail(self, run: SweepRun) -> dict[str, float]:
+        scores = self._scores(run)
+        labels = [c.params["unit"] for c in run.plan.cells]
+        return {"mean_score": float(np.mean(scores)),
+                **{f"score {label}": v for label, v in zip(labels, scores)}}  # fmt: skip
 
 
 def fair_cost(
@@ -250,35 +345,44 @@ def fair_cost(
     field_file: str | Path,
     units_file: str | Path | None = None,
     *,
-    trials: int = 65_536,
+    trials: int | None = None,
     seed: int = 2026,
-    block_size: int = 4096,
+    block_size: int | None = None,
     low: int | None = None,
     high: int | None = None,
     options: dict[str, Any] | None = None,
     rules: dict[str, Any] | None = None,
+    policy: str = "greedy",
     out_dir: str | Path | None = None,
     workers: int | None = 0,
     scheduler: str | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> FairCost:
-    """Fair cost of ``unit`` against the field of ``field_file`` (see the module docstring)."""
+    """Fair cost of ``unit`` against the field of ``field_file`` (see the module docstring).
+
+    A field file naming army ``lists`` selects the matches criterion (``policy``, match
+    ``options``); otherwise the duel-value criterion (duel ``options``, ``rules``).
+    Defaults: 65,536 duels in blocks of 4,096, or 4,096 matches in blocks of 256.
+    """
+    units_path = Path(units_file) if units_file else paths.system_config(system, "units.yaml")
+    lists = field_lists(field_file, system)
+    trials = trials if trials is not None else (4096 if lists else 65_536)
+    block_size = block_size if block_size is not None else (256 if lists else 4096)
     if trials < 1:
         raise InputError(f"--trials must be >= 1 (got {trials})")
     if block_size < 2 or block_size % 2:
         raise InputError(f"--block-size must be an even number >= 2 (got {block_size})")
-    units_path = Path(units_file) if units_file else paths.system_config(system, "units.yaml")
-    problem = _Problem(
-        system,
-        units_path,
-        Path(field_file),
-        unit,
-        trials,
-        seed,
-        block_size,
-        dict(options or {}),
-        dict(rules or {}),
-    )
+    problem: _Criterion
+    if lists:
+        problem = _MatchCriterion(
+            system, units_path, Path(field_file), unit, trials, seed, block_size, lists,
+            dict(options or {}), policy,
+        )  # fmt: skip
+    else:
+        problem = _ValueCriterion(
+            system, units_path, Path(field_file), unit, trials, seed, block_size,
+            dict(options or {}), dict(rules or {}),
+        )  # fmt: skip
     current = int(problem.cards[unit].points)
     out = Path(out_dir) if out_dir else Path("reports") / f"{problem.spec.name}"
     executor = make_executor(workers, scheduler)
@@ -290,12 +394,15 @@ def fair_cost(
                 progress(f"cost {cost}")
             plan = problem.plan(cost)
             run = execute(plan, out / "blocks-store", executor=executor, progress=False)
-            field_vpp = {name: _vpp(run, i) for i, name in enumerate(problem.field, start=1)}
-            evaluations[cost] = Evaluation(cost, _vpp(run, 0), field_vpp, run)
+            evaluations[cost] = Evaluation(cost, problem.gap(run), problem.detail(run), run)
         return evaluations[cost]
 
     try:
-        lo, hi = _bracket(evaluate, current, low, high)
+        try:
+            lo, hi = _bracket(evaluate, current, low, high, problem.max_cost(current))
+        except AnalyzerError as err:
+            tried = ", ".join(f"{c}: {evaluations[c].gap:+.4f}" for c in sorted(evaluations))
+            raise AnalyzerError(f"{err} (gap by cost: {tried})") from None
         while hi - lo > 1:
             mid = (lo + hi) // 2
             if evaluate(mid).gap > 0:
@@ -308,7 +415,10 @@ def fair_cost(
     root = _interpolate(lo, e_lo.gap, e_hi.gap)
     blocks = problem.blocks
     replicates = np.array(
-        [_interpolate(lo, _gap(e_lo.run, b), _gap(e_hi.run, b)) for b in range(blocks)]
+        [
+            _interpolate(lo, problem.gap(e_lo.run, b), problem.gap(e_hi.run, b))
+            for b in range(blocks)
+        ]
     )
     se = math.sqrt((blocks - 1) / blocks * float(((replicates - replicates.mean()) ** 2).sum()))
     from scipy import stats
@@ -329,6 +439,7 @@ def fair_cost(
         seed=seed,
         rules_hash=problem.rules_hash,
         opponents=problem.field,
+        criterion=problem.criterion,
     )
     _write(result, out)
     return result
@@ -342,7 +453,11 @@ def _interpolate(lo: int, gap_lo: float, gap_hi: float) -> float:
 
 
 def _bracket(
-    evaluate: Callable[[int], Evaluation], current: int, low: int | None, high: int | None
+    evaluate: Callable[[int], Evaluation],
+    current: int,
+    low: int | None,
+    high: int | None,
+    max_cost: int = MAX_COST,
 ) -> tuple[int, int]:
     """Integer costs ``lo < hi`` with gap(lo) > 0 >= gap(hi), searched from the current cost."""
     if low is not None and low < 1:
@@ -350,9 +465,9 @@ def _bracket(
     if low is not None and high is not None and high <= low:
         raise InputError("--high must be above --low")
     if low is not None and evaluate(low).gap <= 0:
-        raise AnalyzerError(f"at --low {low} points the unit is already below the field median")
+        raise AnalyzerError(f"at --low {low} points the unit is already past its fair cost")
     if high is not None and evaluate(high).gap > 0:
-        raise AnalyzerError(f"at --high {high} points the unit is still above the field median")
+        raise AnalyzerError(f"at --high {high} points the unit is still below its fair cost")
     lo, hi = low, high
     if lo is None and hi is None:
         start = max(1, current)
@@ -365,7 +480,10 @@ def _bracket(
         while True:
             cost = max(1, hi // 2)
             if cost == hi:
-                raise AnalyzerError("even at 1 point the unit is below the field median")
+                raise AnalyzerError(
+                    "even at 1 point the unit is past its fair cost (it is worth less than 1 point"
+                    " against this field)"
+                )
             if evaluate(cost).gap > 0:
                 lo = cost
                 break
@@ -373,10 +491,8 @@ def _bracket(
     if hi is None:  # gap(lo) > 0: double the cost until the unit is below the median
         while True:
             cost = lo * 2
-            if cost > MAX_COST:
-                raise AnalyzerError(
-                    f"the unit stays above the field median up to {MAX_COST} points"
-                )
+            if cost > max_cost:
+                raise AnalyzerError(f"the unit stays below its fair cost up to {max_cost} points")
             if evaluate(cost).gap <= 0:
                 hi = cost
                 break
