@@ -108,7 +108,7 @@ def _sweep_section(folder: Path, report: Report) -> None:
             Finding(f"The {label} {quantity} is {_pm(row['estimate'], row['se'])} at {where}.")
         )
     _monotonicity(folder, report, quantity)
-    _differences(folder, report, axes)
+    _differences(folder, report, axes, quantity)
 
 
 def _monotonicity(folder: Path, report: Report, quantity: str) -> None:
@@ -140,21 +140,42 @@ def _monotonicity(folder: Path, report: Report, quantity: str) -> None:
     )
 
 
-def _differences(folder: Path, report: Report, axes: list[str]) -> None:
+def _differences(folder: Path, report: Report, axes: list[str], quantity: str) -> None:
+    """The headline's paired differences against the baseline, and the clear effects."""
     path = folder / "differences.parquet"
     if not path.exists():
         return
     table = pd.read_parquet(path)
+    table = table[(table["quantity"] == quantity) & (table["cell"] != table["baseline_cell"])]
     if table.empty:
         return
+    columns = [*axes, "difference", "ci_low", "ci_high", "se_paired", "se_unpaired", "blocks"]
     report.sections.append(
         Section(
-            "Paired differences against the baseline (common random numbers)",
-            [str(c) for c in table.columns],
-            [[_fmt(v) for v in row] for row in table.itertuples(index=False)],
+            f"Paired differences of {quantity} against the baseline (common random numbers)",
+            columns,
+            [[_fmt(r[c]) for c in columns] for r in table.to_dict("records")],
             text_columns=len(axes) or 1,
+            note="Other quantities are in differences.csv. se_unpaired is what independent "
+            "seeds would have given.",
         )
     )
+    base = table.iloc[0]["baseline_cell"]
+    results = pd.read_parquet(folder / "results.parquet")
+    baseline = results[(results["cell"] == base) & (results["quantity"] == quantity)].iloc[0]
+    where = ", ".join(f"{a} = {baseline[a]}" for a in axes)
+    clear = table[(table["ci_low"] > 0) | (table["ci_high"] < 0)].to_dict("records")
+    # one-parameter changes first, then the largest effects
+    clear.sort(key=lambda r: (sum(r[a] != baseline[a] for a in axes), -abs(r["difference"])))
+    for r in clear[:3]:
+        changed = ", ".join(f"{a} = {r[a]}" for a in axes if r[a] != baseline[a])
+        report.findings.append(
+            Finding(
+                f"{changed} instead of the baseline ({where}: {quantity} "
+                f"{baseline['estimate']:.3f}) changes {quantity} by {r['difference']:+.3f} "
+                f"[{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] (paired, same seeds)."
+            )
+        )
 
 
 def _value_section(folder: Path, report: Report) -> None:
