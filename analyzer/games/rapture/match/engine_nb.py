@@ -331,6 +331,19 @@ def _unit_cv(X, u):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _pay_attack(X, actor, limit_col):
+    """An attack action: 1 AP from the actor's pool and one use of the round limit in
+    ``limit_col`` (close combat or ranged); returns the actor's unit and side."""
+    SI = xSI(X)
+    MI = xMI(X)
+    u = SI[actor, SI_UNIT]
+    pr = SI[actor, SI_POOL]
+    MI[pr, MI_AP] -= 1
+    MI[pr, limit_col] += 1
+    return u, xUS(X)[u, US_SIDE]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _affected_units(X, targets, n, units):
     """The units of the ``n`` target models, each once, into ``units`` in the order in which
     they react ("Actions and Reactions"); returns how many."""
@@ -379,11 +392,7 @@ def do_close_combat(X, actor, target):
     US = xUS(X)
     MI = xMI(X)
     UI = xUI(X)
-    u = SI[actor, SI_UNIT]
-    side = US[u, US_SIDE]
-    pr = SI[actor, SI_POOL]
-    MI[pr, MI_AP] -= 1
-    MI[pr, MI_CC] += 1
+    u, side = _pay_attack(X, actor, np.int64(MI_CC))
     n = SI.shape[0]
     # attacking models and their targets
     att = np.empty(US[u, US_N], dtype=np.int64)
@@ -544,11 +553,7 @@ def do_ranged(X, actor, target):
     MI = xMI(X)
     UI = xUI(X)
     G = xG(X)
-    u = SI[actor, SI_UNIT]
-    side = US[u, US_SIDE]
-    pr = SI[actor, SI_POOL]
-    MI[pr, MI_AP] -= 1
-    MI[pr, MI_RANGED] += 1
+    u, side = _pay_attack(X, actor, np.int64(MI_RANGED))
     n = SI.shape[0]
     sh = np.empty(US[u, US_N], dtype=np.int64)
     tg = np.empty(US[u, US_N], dtype=np.int64)

@@ -38,6 +38,7 @@ from analyzer.games.rapture.match.layout import (
     GEO_SLOT,
     GEO_SLOTS,
     GEO_SOLID,
+    GEO_START,
     GEO_VIS,
     MF_X,
     MF_Y,
@@ -364,6 +365,7 @@ def corner_slot(TER, nt, r, WS, key):
                 cx[nc] = px
                 cy[nc] = py
                 nc += 1
+    WS[b + GEO_START] = np.nan  # no start point yet
     WS[b + GEO_VIS : b + GEO_VIS + nc * nc] = -1.0
     for i in range(nc):
         for j in range(nc):
@@ -414,6 +416,11 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
     ny[1] = gy
     nx[2:nn] = WS[b + GEO_CX : b + GEO_CX + nc]
     ny[2:nn] = WS[b + GEO_CY : b + GEO_CY + nc]
+    svis = WS[b + GEO_START + 2 : b + GEO_START + 2 + nc]
+    if WS[b + GEO_START] != x or WS[b + GEO_START + 1] != y:
+        WS[b + GEO_START] = x
+        WS[b + GEO_START + 1] = y
+        svis[:] = -1.0
     dist = WS[WS_PLAN + 200 : WS_PLAN + 200 + nn]
     prev = WI[WI_PLAN_PREV : WI_PLAN_PREV + nn]
     done = WI[WI_PLAN_DONE : WI_PLAN_DONE + nn]
@@ -446,7 +453,14 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
                 d = math.sqrt((nx[v] - nx[u]) ** 2 + (ny[v] - ny[u]) ** 2)
                 if dist[u] + d >= dist[v]:
                     continue
-                clear = slot_clear(WS, b, nx[u], ny[u], nx[v], ny[v])
+                if u == 0 and v >= 2:
+                    if svis[v - 2] < 0.0:
+                        svis[v - 2] = 1.0 if slot_clear(WS, b, x, y, nx[v], ny[v]) else 0.0
+                    clear = svis[v - 2] > 0.5
+                elif u == 0:
+                    clear = False  # the direct segment, found blocked above
+                else:
+                    clear = slot_clear(WS, b, nx[u], ny[u], nx[v], ny[v])
             if clear:
                 dist[v] = dist[u] + d
                 prev[v] = u

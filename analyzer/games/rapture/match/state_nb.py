@@ -182,6 +182,8 @@ from analyzer.games.rapture.match.layout import (
     US_POINTS,
     US_SIDE,
     US_TYPE,
+    WI_ENG0,
+    WI_ENG1,
     WI_WALK_FAILED,
     WI_WALK_K,
     WS_MOVE_WX,
@@ -777,16 +779,25 @@ def refresh_engaged(X):
     MI = xMI(X)
     UI = xUI(X)
     n = SI.shape[0]
+    side0 = xWI(X)[WI_ENG0 : WI_ENG0 + n]  # living models of each side
+    side1 = xWI(X)[WI_ENG1 : WI_ENG1 + n]
+    n0 = np.int64(0)
+    n1 = np.int64(0)
     for m in range(n):
         MI[m, MI_ENG] = 0
+        if MI[m, MI_ALIVE] == 1:
+            if SI[m, SI_SIDE] == 0:
+                side0[n0] = m
+                n0 += 1
+            else:
+                side1[n1] = m
+                n1 += 1
     for u in range(US.shape[0]):
         UI[u, UI_ENG] = 0
-    for a in range(n):
-        if MI[a, MI_ALIVE] == 0:
-            continue
-        for b in range(a + 1, n):
-            if MI[b, MI_ALIVE] == 0 or SI[a, SI_SIDE] == SI[b, SI_SIDE]:
-                continue
+    for i in range(n0):
+        for j in range(n1):
+            a = min(side0[i], side1[j])
+            b = max(side0[i], side1[j])
             if bases_within(MF, SF, a, b, CONTACT):
                 MI[a, MI_ENG] += 1
                 MI[b, MI_ENG] += 1
