@@ -257,6 +257,8 @@ def fair_cost(
         click.echo(table.to_csv(index=False).rstrip("\n"))
     else:
         click.echo(result.sentence())
+        for note in result.notes:
+            click.echo(f"note: {note}")
         click.echo(result.trace().to_string(index=False, float_format=lambda v: f"{v:.4f}"))
 
 

@@ -29,6 +29,7 @@ monotone, so the bracket is where it changes sign.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -114,6 +115,7 @@ class FairCost:
                     "field": "; ".join(self.opponents),
                     "seed": self.seed,
                     "rules_hash": self.rules_hash,
+                    "notes": "; ".join(self.notes),
                     **versions(),
                 }
             ]
@@ -440,9 +442,22 @@ def fair_cost(
         rules_hash=problem.rules_hash,
         opponents=problem.field,
         criterion=problem.criterion,
+        notes=_monotonicity_notes(list(evaluations.values())),
     )
     _write(result, out)
     return result
+
+
+def _monotonicity_notes(evaluations: list[Evaluation]) -> list[str]:
+    """A warning where the gap rose with the cost (the bisection assumes it falls)."""
+    ordered = sorted(evaluations, key=lambda e: e.cost)
+    rises = [f"{a.cost}->{b.cost}" for a, b in itertools.pairwise(ordered) if b.gap > a.gap]
+    if not rises:
+        return []
+    return [
+        f"the gap rose with the cost at {', '.join(rises)}: the criterion is not monotone "
+        "in the cost here (the AI's choices depend on it), so other roots may exist"
+    ]
 
 
 def _interpolate(lo: int, gap_lo: float, gap_hi: float) -> float:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import sys
 
 import pytest
 
+from analyzer.analysis.value import field_lists
 from analyzer.config.yaml_io import ConfigError
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.experiments.cli import fair_cost_main
-from analyzer.experiments.fair_cost import _ValueCriterion, _vpp, fair_cost
+from analyzer.experiments.fair_cost import _MatchCriterion, _ValueCriterion, _vpp, fair_cost
 from analyzer.experiments.runner import execute
+from analyzer.games.d20.units import load_units
 from analyzer.paths import system_config
+from tests.experiments import fake_match
 from tests.experiments.conftest import serial, write_spec
 
 FIELD = """\
@@ -100,22 +104,51 @@ lists:
 """
 
 
-def test_fair_cost_by_matches_brackets_a_half_score(tmp_path):
-    """Lists in the field: Kyenar's list (Icnun Raiders) against the other two."""
-    field = write_spec(tmp_path, LISTS_FIELD, "lists.yaml")
-    small = {"trials": 512, "block_size": 128, "seed": 3, "workers": 0}
-    result = fair_cost("rapture", "Kyenar", field, low=10, high=80, out_dir=tmp_path, **small)
+def test_fair_cost_by_matches_finds_the_exact_root_of_a_stand_in(tmp_path, monkeypatch):
+    """Stand-in engine where the cheaper list is the favourite: P(A wins) = pts B / (A + B).
+
+    Trooper section (4 Troopers + Brute) against the Genetic hunters: the lists score 1/2
+    exactly where both cost the same, at Trooper = (hunters - Brute) / 4 points.
+    """
+    monkeypatch.setitem(sys.modules, "analyzer.games.d20.match", fake_match)
+    field = write_spec(
+        tmp_path,
+        "system: d20\nlists: [configs/d20/lists/trooper_section.yaml, "
+        "configs/d20/lists/genetic_hunters.yaml]\n",
+        "lists.yaml",
+    )
+    result = fair_cost(
+        "d20", "Trooper", field, out_dir=tmp_path / "fc", options={"cheap_wins": 1}, **SMALL
+    )
+    cards = load_units(system_config("d20", "units.yaml"))
+    hunters = sum(cards[u].points for u in ("Maïnomaï", "Genetic SU", "Brute"))
+    root = (hunters - cards["Brute"].points) / 4
     assert result.criterion.startswith("score of the unit's lists")
-    assert result.opponents == ["Angels Vanguard", "Survivor Patrol"]
+    assert result.opponents == ["Genetic hunters"]
     lo, hi = result.bracket
     gaps = {e.cost: e.gap for e in result.evaluations}
     assert hi == lo + 1 and gaps[lo] > 0 >= gaps[hi]
-    assert result.ci_low < result.fair_cost < result.ci_high
+    assert lo - 1 <= root <= hi + 1
+    assert result.ci_low - 1 < root < result.ci_high + 1
     trace = result.trace().set_index("cost")
-    scores = trace[[c for c in trace.columns if c.startswith("score ")]]
-    assert (abs(scores.mean(axis=1) - 0.5 - trace["gap"]) < 1e-12).all()
-    # the cost enters through victory points: the cheap end scores higher than the dear end
-    assert trace["mean_score"][10] > trace["mean_score"][80]
+    assert (abs(trace["mean_score"] - 0.5 - trace["gap"]) < 1e-12).all()
+
+
+def test_match_criterion_on_rapture_lists(tmp_path):
+    """The real engine: Kyenar's list against the two lists without him, one cost."""
+    field = write_spec(tmp_path, LISTS_FIELD, "lists.yaml")
+    problem = _MatchCriterion(
+        "rapture", system_config("rapture", "units.yaml"), field, "Kyenar", 256, 3, 128,
+        field_lists(field, "rapture"), {}, "greedy",
+    )  # fmt: skip
+    assert problem.field == ["Angels Vanguard", "Survivor Patrol"]
+    run = execute(problem.plan(26), tmp_path / "store", progress=False, workers=0)
+    detail = problem.detail(run)
+    scores = [v for k, v in detail.items() if k.startswith("score ")]
+    assert len(scores) == 2 and all(0 <= v <= 1 for v in scores)
+    assert problem.gap(run) == pytest.approx(sum(scores) / 2 - 0.5)
+    # another cost is another plan with other cards: its blocks are new
+    assert execute(problem.plan(40), tmp_path / "store", progress=False, workers=0).computed
 
 
 def test_fair_cost_by_matches_needs_lists_on_both_sides(tmp_path):

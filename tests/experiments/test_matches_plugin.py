@@ -48,7 +48,7 @@ def test_matches_metric_runs_a_plugged_in_engine(tmp_path, monkeypatch):
         task = cell.plan.tasks[0]
         exact = 0.0
         for params in task.params:
-            a, b, a_first, bonus = params
+            a, b, a_first, bonus, _ = params
             extra = 1 if a_first else 0
             exact += (a + extra + bonus) / (a + b + extra + 1) / 2
         row = table[table["cell"] == cell.index].iloc[0]
