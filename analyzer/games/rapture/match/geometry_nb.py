@@ -35,9 +35,12 @@ from analyzer.games.rapture.match.layout import (
     GEO_CY,
     GEO_DIST,
     GEO_MAXC,
+    GEO_SDIST,
     GEO_SLOT,
     GEO_SLOTS,
     GEO_SOLID,
+    GEO_SORDER,
+    GEO_SPREV,
     GEO_START,
     GEO_VIS,
     MF_X,
@@ -55,9 +58,7 @@ from analyzer.games.rapture.match.layout import (
     TY0,
     TY1,
     WI_PLAN_DONE,
-    WI_PLAN_PREV,
     WS_GEO,
-    WS_PLAN,
 )
 
 _INF = 1e30
@@ -365,7 +366,7 @@ def corner_slot(TER, nt, r, WS, key):
                 cx[nc] = px
                 cy[nc] = py
                 nc += 1
-    WS[b + GEO_START] = np.nan  # no start point yet
+    WS[b + GEO_START] = np.nan  # no start point settled yet
     WS[b + GEO_VIS : b + GEO_VIS + nc * nc] = -1.0
     for i in range(nc):
         for j in range(nc):
@@ -388,46 +389,36 @@ def slot_clear(WS, b, x0, y0, x1, y1):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
-    """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
+def _node(WS, b, u):
+    """Coordinates of node ``u`` of cache slot ``b`` (0: the start, 2..: the corners)."""
+    if u == 0:
+        return WS[b + GEO_START], WS[b + GEO_START + 1]
+    return WS[b + GEO_CX + u - 2], WS[b + GEO_CY + u - 2]
 
-    Movement ("Impassable Terrain", "Buildings": ground models cannot enter them) may go
-    around solid pieces: a visibility graph over the corners of the pieces grown by the
-    base radius, searched with Dijkstra.  Returns the number of waypoints (the last is the
-    goal) and the path length; when the goal cannot be reached, the direct segment.
-    ``key`` identifies the match (its terrain): the grown pieces, corners and
-    corner-to-corner visibility are cached per radius (:func:`corner_slot`).
-    """
-    b = corner_slot(TER, nt, r, WS, key)
-    if slot_clear(WS, b, x, y, gx, gy):
-        wx[0] = gx
-        wy[0] = gy
-        return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
-    # nodes: 0 start, 1 goal, then corners
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _settle_from(WS, WI, b, x, y):
+    """Dijkstra from (x, y) over the corners of slot ``b`` (the visibility graph without a
+    goal): distances, previous nodes and the order in which nodes are settled go to the
+    slot.  Nodes are numbered as in :func:`plan_path` (0 start, 1 the goal, left out, then
+    the corners), so the settling order is the one a search towards any goal follows
+    until it settles the goal."""
     nc = np.int64(WS[b + 2])
+    nn = nc + 2
     vis = WS[b + GEO_VIS : b + GEO_VIS + nc * nc]
     cd = WS[b + GEO_DIST : b + GEO_DIST + nc * nc]
-    nn = nc + 2
-    nx = WS[WS_PLAN : WS_PLAN + 100]
-    ny = WS[WS_PLAN + 100 : WS_PLAN + 200]
-    nx[0] = x
-    ny[0] = y
-    nx[1] = gx
-    ny[1] = gy
-    nx[2:nn] = WS[b + GEO_CX : b + GEO_CX + nc]
-    ny[2:nn] = WS[b + GEO_CY : b + GEO_CY + nc]
-    svis = WS[b + GEO_START + 2 : b + GEO_START + 2 + nc]
-    if WS[b + GEO_START] != x or WS[b + GEO_START + 1] != y:
-        WS[b + GEO_START] = x
-        WS[b + GEO_START + 1] = y
-        svis[:] = -1.0
-    dist = WS[WS_PLAN + 200 : WS_PLAN + 200 + nn]
-    prev = WI[WI_PLAN_PREV : WI_PLAN_PREV + nn]
+    dist = WS[b + GEO_SDIST : b + GEO_SDIST + nn]
+    prev = WS[b + GEO_SPREV : b + GEO_SPREV + nn]
+    order = WS[b + GEO_SORDER : b + GEO_SORDER + nn]
     done = WI[WI_PLAN_DONE : WI_PLAN_DONE + nn]
+    WS[b + GEO_START] = x
+    WS[b + GEO_START + 1] = y
     dist[:] = _INF
-    prev[:] = -1
+    prev[:] = -1.0
     done[:] = 0
+    done[1] = 1
     dist[0] = 0.0
+    ns = np.int64(0)
     for _ in range(nn):
         u = np.int64(-1)
         best = _INF
@@ -435,53 +426,91 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
             if done[i] == 0 and dist[i] < best:
                 best = dist[i]
                 u = i
-        if u < 0 or u == 1:
+        if u < 0:
             break
         done[u] = 1
-        for v in range(1, nn):
+        order[ns] = u
+        ns += 1
+        for v in range(2, nn):
             if done[v] == 1:
                 continue
-            if u >= 2 and v >= 2:
+            if u >= 2:
                 e = (u - 2) * nc + (v - 2)
                 d = cd[e]
                 if dist[u] + d >= dist[v]:
                     continue
                 if vis[e] < 0.0:
-                    vis[e] = 1.0 if slot_clear(WS, b, nx[u], ny[u], nx[v], ny[v]) else 0.0
+                    vx, vy = _node(WS, b, v)
+                    ux, uy = _node(WS, b, u)
+                    vis[e] = 1.0 if slot_clear(WS, b, ux, uy, vx, vy) else 0.0
                 clear = vis[e] > 0.5
             else:
-                d = math.sqrt((nx[v] - nx[u]) ** 2 + (ny[v] - ny[u]) ** 2)
+                vx, vy = _node(WS, b, v)
+                d = math.sqrt((vx - x) ** 2 + (vy - y) ** 2)
                 if dist[u] + d >= dist[v]:
                     continue
-                if u == 0 and v >= 2:
-                    if svis[v - 2] < 0.0:
-                        svis[v - 2] = 1.0 if slot_clear(WS, b, x, y, nx[v], ny[v]) else 0.0
-                    clear = svis[v - 2] > 0.5
-                elif u == 0:
-                    clear = False  # the direct segment, found blocked above
-                else:
-                    clear = slot_clear(WS, b, nx[u], ny[u], nx[v], ny[v])
+                clear = slot_clear(WS, b, x, y, vx, vy)
             if clear:
                 dist[v] = dist[u] + d
                 prev[v] = u
-    if prev[1] < 0:
+    WS[b + GEO_START + 2] = ns
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
+    """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
+
+    Movement ("Impassable Terrain", "Buildings": ground models cannot enter them) may go
+    around solid pieces: a visibility graph over the corners of the pieces grown by the
+    base radius, searched with Dijkstra.  Returns the number of waypoints (the last is the
+    goal) and the path length; when the goal cannot be reached, the direct segment.
+    ``key`` identifies the match (its terrain): the grown pieces, corners, their
+    visibility and the shortest paths from the last start point are cached per radius
+    (:func:`corner_slot`).  The goal is joined to the settled nodes in their settling
+    order, which gives the path (ties included) of a Dijkstra search with the goal.
+    """
+    b = corner_slot(TER, nt, r, WS, key)
+    if slot_clear(WS, b, x, y, gx, gy):
+        wx[0] = gx
+        wy[0] = gy
+        return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
+    if WS[b + GEO_START] != x or WS[b + GEO_START + 1] != y:
+        _settle_from(WS, WI, b, x, y)
+    dist = WS[b + GEO_SDIST :]
+    prev = WS[b + GEO_SPREV :]
+    order = WS[b + GEO_SORDER :]
+    best = _INF
+    bu = np.int64(-1)
+    for k in range(np.int64(WS[b + GEO_START + 2])):
+        u = np.int64(order[k])
+        if dist[u] >= best:
+            break  # a search with the goal settles the goal before this node
+        ux, uy = _node(WS, b, u)
+        d = math.sqrt((gx - ux) ** 2 + (gy - uy) ** 2)
+        if dist[u] + d >= best:
+            continue
+        if u != 0 and slot_clear(WS, b, ux, uy, gx, gy):  # from the start: blocked
+            best = dist[u] + d
+            bu = u
+    if bu < 0:
         wx[0] = gx
         wy[0] = gy
         return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
     # walk back from the goal
-    k = np.int64(0)
-    v = np.int64(1)
+    k = np.int64(1)
+    v = bu
     while v != 0:
         k += 1
-        v = prev[v]
-    v = np.int64(1)
-    i = k - 1
+        v = np.int64(prev[v])
+    wx[k - 1] = gx
+    wy[k - 1] = gy
+    v = bu
+    i = k - 2
     while v != 0:
-        wx[i] = nx[v]
-        wy[i] = ny[v]
+        wx[i], wy[i] = _node(WS, b, v)
         i -= 1
-        v = prev[v]
-    return k, dist[1]
+        v = np.int64(prev[v])
+    return k, best
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

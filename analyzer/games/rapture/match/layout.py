@@ -388,17 +388,22 @@ X_SIZE = X_FN + 32
 #: path-planning cache (``geometry_nb.plan_path``), one slot per base radius, filled once per
 #: match (terrain never changes during a match): the solid pieces grown by the radius, the
 #: free corners of the grown pieces, corner-to-corner distances and (lazily) which
-#: corner-to-corner segments are clear (and which corners the last start point sees: the
-#: moves scored for one decision all start at the same point); ``GEO_SLOTS`` radii per
-#: context and a scratch slot
+#: corner-to-corner segments are clear, and the shortest paths from the last start point to
+#: every corner (the moves scored for one decision, and the move then made, all start at
+#: the same point); ``GEO_SLOTS`` radii per context and a scratch slot
 WS_GEO = 2048
 GEO_MAXC = 4 * MAX_TERRAIN
 GEO_HEAD = 4  # match key + 1, radius, corners, solid pieces
 GEO_CX = GEO_HEAD
 GEO_CY = GEO_CX + GEO_MAXC
 GEO_SOLID = GEO_CY + GEO_MAXC  # x0, y0, x1, y1 per solid piece, grown
-GEO_START = GEO_SOLID + 4 * MAX_TERRAIN  # the last start (x, y), then start-to-corner clear
-GEO_VIS = GEO_START + 2 + GEO_MAXC
+#: the last start point (x, y, number of nodes settled), then per node (0 the start, 2.. the
+#: corners; 1 is the goal, unused): distance from the start, previous node, settling order
+GEO_START = GEO_SOLID + 4 * MAX_TERRAIN
+GEO_SDIST = GEO_START + 3
+GEO_SPREV = GEO_SDIST + GEO_MAXC + 2
+GEO_SORDER = GEO_SPREV + GEO_MAXC + 2
+GEO_VIS = GEO_SORDER + GEO_MAXC + 2
 GEO_DIST = GEO_VIS + GEO_MAXC * GEO_MAXC
 GEO_SLOT = GEO_DIST + GEO_MAXC * GEO_MAXC
 GEO_SLOTS = 4
