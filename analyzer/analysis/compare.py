@@ -209,6 +209,8 @@ def compare_lists(
             raise InputError(f"{f}: no such army list file")
     units_path = Path(units) if units else paths.system_config(system, "units.yaml")
     chosen = dict(options or {})
+    if "scenario" in chosen:
+        raise InputError("give the terrain with --scenario, not --opt scenario=...")
     match_options = engine.match_options({"a": policy, "b": policy}, chosen)
     cards = system_module(system, "units").load_units(units_path)
     names = _unique_names(
