@@ -6,53 +6,12 @@ Register with ``cli.add_command(match)``.  User errors raise
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 import click
 
 from analyzer.errors import InputError
-from analyzer.games.rapture.match.compile import FIRST_MODES, POLICIES, MatchOptions
+from analyzer.games.rapture.match.compile import FIRST_MODES, POLICIES
 
 SYSTEMS = ("rapture",)
-#: MatchOptions fields settable with ``--option KEY=VALUE``.
-RULE_OPTIONS = (
-    "base_counts",
-    "lof_odd_to_interposer",
-    "own_escape_vp",
-    "band_ini",
-    "max_rounds",
-    "swap_edges",
-    "missions",
-    "chooser_goes_first",
-    "lookahead_k",
-    "lookahead_depth",
-    "lookahead_rollouts",
-)
-
-
-def _parse_option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    key = key.strip().replace("-", "_")
-    if not sep or key not in RULE_OPTIONS:
-        raise InputError(
-            f"--option takes KEY=VALUE with KEY one of {', '.join(RULE_OPTIONS)} (got {text!r})"
-        )
-    field = {f.name: f for f in dataclasses.fields(MatchOptions)}[key]
-    default = field.default
-    value = value.strip()
-    if isinstance(default, bool):
-        if value.lower() in ("1", "true", "yes", "on"):
-            return key, True
-        if value.lower() in ("0", "false", "no", "off"):
-            return key, False
-        raise InputError(f"--option {key} takes true or false (got {value!r})")
-    if isinstance(default, int):
-        try:
-            return key, int(value)
-        except ValueError:
-            raise InputError(f"--option {key} takes an integer (got {value!r})") from None
-    return key, value
 
 
 @click.command("match")
@@ -117,7 +76,7 @@ def _parse_option(text: str) -> tuple[str, Any]:
     "rule_options",
     multiple=True,
     metavar="KEY=VALUE",
-    help="rule reading or engine setting, e.g. base_counts=false (repeatable)",
+    help="rule reading or engine setting (a MatchOptions field), e.g. base_counts=false",
 )
 def match(
     system: str,
@@ -137,13 +96,17 @@ def match(
 ) -> None:
     """AI-vs-AI matches between two battlegroups: win/draw/loss rates with 95% CIs,
     victory-point margins, rounds, end reasons, first-activation advantage, per-unit figures."""
+    from analyzer.analysis.duel import parse_rule_options
     from analyzer.games.rapture.match import play_matches, prepare, trace_match
     from analyzer.games.rapture.match.report import render_json, render_table
+    from analyzer.games.rapture.match.sweep_model import match_options
 
-    extra = dict(_parse_option(t) for t in rule_options)
     if threads is not None and threads < 1:
         raise InputError(f"--threads must be >= 1 (got {threads})")
-    options = MatchOptions(policy_a=policy_a, policy_b=policy_b, first=first, **extra)
+    chosen = {"first": first, **parse_rule_options(rule_options)}
+    if "scenario" in chosen:
+        raise InputError("give the terrain with --scenario, not --opt scenario=...")
+    options = match_options({"a": policy_a, "b": policy_b}, chosen)
     if trace_k is not None:
         setup = prepare(list_a, list_b, units=units_file, scenario=scenario, options=options)
         for line in trace_match(setup, trace_k, seed):
