@@ -211,7 +211,7 @@ def test_cli_match_command(tmp_path: Path) -> None:
     assert "=== round 1 ===" in out.output and "A wins" in out.output
     with pytest.raises(AnalyzerError, match="--matches"):
         match.main([*args[:5], "--matches", "0"], standalone_mode=False)
-    with pytest.raises(AnalyzerError, match="--option"):
+    with pytest.raises(AnalyzerError, match="unknown match option"):
         match.main([*args, "--option", "nonsense=1"], standalone_mode=False)
     digest = hashlib.sha256(out.output.encode()).hexdigest()
     assert len(digest) == 64

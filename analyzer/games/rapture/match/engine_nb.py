@@ -32,15 +32,14 @@ from analyzer.games.rapture.match.context_nb import (
     xRNG,
     xSF,
     xSI,
-    xTER,
     xUI,
     xUS,
+    xWI,
     xWS,
 )
 from analyzer.games.rapture.match.geometry_nb import (
     edge_distance,
     line_of_fire,
-    sight,
 )
 from analyzer.games.rapture.match.layout import (
     A_CC,
@@ -80,7 +79,6 @@ from analyzer.games.rapture.match.layout import (
     G_MATCH,
     G_MIS0,
     G_MVP0,
-    G_NT,
     G_OVER,
     G_POINTS0,
     G_POL0,
@@ -161,6 +159,8 @@ from analyzer.games.rapture.match.layout import (
     US_POINTS,
     US_SIDE,
     US_TYPE,
+    WI_ATK,
+    WI_ATK_N,
     WS_RETREAT,
 )
 from analyzer.games.rapture.match.policies_nb import (
@@ -168,6 +168,7 @@ from analyzer.games.rapture.match.policies_nb import (
     area_gap,
     can_shoot,
     cc_reaction,
+    sight_at,
     want_countershot,
     want_shelter,
 )
@@ -254,22 +255,8 @@ def strike(X, kind, attackers, na, t, dodged, cover, lof):
             0,
         )
         if to_lof > 0:
-            c2 = sight(
-                xTER(X),
-                xG(X)[G_NT],
-                xMF(X),
-                MI,
-                SI,
-                xSF(X),
-                SI.shape[0],
-                a0,
-                lof,
-                xMF(X)[a0, MF_X],
-                xMF(X)[a0, MF_Y],
-                xMF(X)[lof, MF_X],
-                xMF(X)[lof, MF_Y],
-                np.int64(3),
-            )
+            MF = xMF(X)
+            c2 = sight_at(X, a0, lof, MF[a0, MF_X], MF[a0, MF_Y], MF[lof, MF_X], MF[lof, MF_Y], 3)
             _block_and_wound(X, lof, to_lof, np.bool_(True), 1 if c2 == 1 else 0, side, au, a0)
     w = _block_and_wound(X, t, to_target, ranged, cover, side, au, a0)
     return w
@@ -328,6 +315,14 @@ def _reaction_order(X, units, nu):
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _unit_cv(X, u):
     return unit_ini(X, u, xOPT(X)[O_BAND_INI])
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _scratch(X, k, n):
+    """Scratch list ``k`` (``n`` <= 48 entries) of the attack actions, in ``WI`` (no
+    allocation per attack; each list belongs to one function, none is re-entered)."""
+    b = WI_ATK + WI_ATK_N * k
+    return xWI(X)[b : b + n]
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -395,8 +390,8 @@ def do_close_combat(X, actor, target):
     u, side = _pay_attack(X, actor, np.int64(MI_CC))
     n = SI.shape[0]
     # attacking models and their targets
-    att = np.empty(US[u, US_N], dtype=np.int64)
-    tgt = np.empty(US[u, US_N], dtype=np.int64)
+    att = _scratch(X, 0, US[u, US_N])
+    tgt = _scratch(X, 1, US[u, US_N])
     na = np.int64(0)
     first = US[u, US_FIRST]
     for m in range(first, first + US[u, US_N]):
@@ -422,11 +417,14 @@ def do_close_combat(X, actor, target):
     if na == 0:
         return
     # affected units and their reactions
-    units = np.empty(na, dtype=np.int64)
+    units = _scratch(X, 2, na)
     nu = _affected_units(X, tgt, na, units)
-    reaction = np.zeros(nu, dtype=np.int64)
-    reactor = np.full(nu, -1, dtype=np.int64)
-    dodged = np.zeros(nu, dtype=np.int64)
+    reaction = _scratch(X, 3, nu)
+    reactor = _scratch(X, 4, nu)
+    dodged = _scratch(X, 5, nu)
+    reaction[:] = 0
+    reactor[:] = -1
+    dodged[:] = 0
     for j in range(nu):
         tu = units[j]
         # the reacting model: the attacked model (band, hero), the squad's pool
@@ -460,8 +458,9 @@ def do_close_combat(X, actor, target):
             dodged[j] = k
             ev(X, EV_DODGE, 1 - side, tu, tm, u, actor, tec, k, faces, 0, 0, 0)
     # the attacks, one roll per target model
-    group = np.empty(na, dtype=np.int64)
-    done = np.zeros(na, dtype=np.bool_)
+    group = _scratch(X, 6, na)
+    done = _scratch(X, 7, na)
+    done[:] = 0
     for i in range(na):
         if done[i]:
             continue
@@ -476,7 +475,7 @@ def do_close_combat(X, actor, target):
     if UI[u, UI_MK + MK_LOADING] > 0:
         p_remove_marker(X, u, np.int64(MK_LOADING), np.int64(1))
     # counterblows by survivors
-    one = np.empty(1, dtype=np.int64)
+    one = _scratch(X, 8, 1)
     for j in range(nu):
         if reaction[j] != RE_COUNTERBLOW:
             continue
@@ -484,8 +483,8 @@ def do_close_combat(X, actor, target):
         if UI[tu, UI_STATUS] != 0:
             continue
         if US[tu, US_TYPE] == SQUAD:
-            cb = np.empty(US[tu, US_N], dtype=np.int64)
-            cbt = np.empty(US[tu, US_N], dtype=np.int64)
+            cb = _scratch(X, 9, US[tu, US_N])
+            cbt = _scratch(X, 10, US[tu, US_N])
             nc = np.int64(0)
             tf = US[tu, US_FIRST]
             for m in range(tf, tf + US[tu, US_N]):
@@ -497,12 +496,13 @@ def do_close_combat(X, actor, target):
                         cbt[nc] = att[i]
                         nc += 1
                         break
-            used = np.zeros(nc, dtype=np.bool_)
+            used = _scratch(X, 11, nc)
+            used[:] = 0
             for i in range(nc):
                 if used[i]:
                     continue
                 t = cbt[i]
-                g2 = np.empty(nc, dtype=np.int64)
+                g2 = _scratch(X, 12, nc)
                 ng2 = _group_of(cb, cbt, used, i, nc, g2)
                 p_strike(
                     X,
@@ -555,9 +555,9 @@ def do_ranged(X, actor, target):
     G = xG(X)
     u, side = _pay_attack(X, actor, np.int64(MI_RANGED))
     n = SI.shape[0]
-    sh = np.empty(US[u, US_N], dtype=np.int64)
-    tg = np.empty(US[u, US_N], dtype=np.int64)
-    cv = np.empty(US[u, US_N], dtype=np.int64)
+    sh = _scratch(X, 13, US[u, US_N])
+    tg = _scratch(X, 14, US[u, US_N])
+    cv = _scratch(X, 15, US[u, US_N])
     ns = np.int64(0)
     first = US[u, US_FIRST]
     for m in range(first, first + US[u, US_N]):
@@ -588,7 +588,7 @@ def do_ranged(X, actor, target):
     if ns == 0:
         return
     # seek shelter, per affected unit
-    units = np.empty(ns, dtype=np.int64)
+    units = _scratch(X, 16, ns)
     nu = _affected_units(X, tg, ns, units)
     for j in range(nu):
         tu = units[j]
@@ -616,16 +616,16 @@ def do_ranged(X, actor, target):
             MI[SI[lead, SI_POOL], MI_RP] -= 1
             ev(X, EV_REACTION, 1 - side, tu, lead, u, actor, RE_SHELTER, 1, 0, 0, 0, 0)
             p_add_marker(X, tu, np.int64(MK_SHELTER), np.int64(1), np.int64(-1))
-    group = np.empty(ns, dtype=np.int64)
-    done = np.zeros(ns, dtype=np.bool_)
+    group = _scratch(X, 17, ns)
+    done = _scratch(X, 18, ns)
+    done[:] = 0
     for i in range(ns):
         if done[i]:
             continue
         t = tg[i]
         ng = _group_of(sh, tg, done, i, ns, group)
         lof = line_of_fire(MF, MI, SI, xSF(X), n, sh[i], t, np.int64(3))
-        g2 = group[:ng].copy()
-        p_strike(X, np.int64(A_RANGED), g2, ng, t, np.int64(0), cv[i], lof)
+        p_strike(X, np.int64(A_RANGED), group[:ng], ng, t, np.int64(0), cv[i], lof)
     if UI[u, UI_MK + MK_LOADING] > 0:
         p_remove_marker(X, u, np.int64(MK_LOADING), np.int64(1))
     _ = G
@@ -650,7 +650,7 @@ def countershots(X, u, contact):
     target = lead_model(X, u)
     if target < 0 or UI[cu, UI_ENG] == 1 or UI[cu, UI_STATUS] != 0:
         return True
-    sh = np.empty(US[cu, US_N], dtype=np.int64)
+    sh = _scratch(X, 19, US[cu, US_N])
     ns = np.int64(0)
     cf = US[cu, US_FIRST]
     squad = US[cu, US_TYPE] == SQUAD
@@ -675,25 +675,9 @@ def countershots(X, u, contact):
             > SF[m, SF_RANGE]
         ):
             continue
-        if (
-            sight(
-                xTER(X),
-                xG(X)[G_NT],
-                MF,
-                MI,
-                SI,
-                SF,
-                SI.shape[0],
-                m,
-                target,
-                MF[m, MF_X],
-                MF[m, MF_Y],
-                MF[target, MF_X],
-                MF[target, MF_Y],
-                np.int64(3),
-            )
-            < 0
-        ):
+        tx = MF[target, MF_X]
+        ty = MF[target, MF_Y]
+        if sight_at(X, m, target, MF[m, MF_X], MF[m, MF_Y], tx, ty, np.int64(3)) < 0:
             continue
         sh[ns] = m
         ns += 1
@@ -711,34 +695,19 @@ def countershots(X, u, contact):
         for i in range(ns):
             MI[sh[i], MI_RP] -= 2
     ev(X, EV_REACTION, 1 - side, cu, sh[0], u, target, RE_COUNTERSHOT, 2, ns, 0, 0, 0)
-    one = np.empty(1, dtype=np.int64)
+    one = _scratch(X, 20, 1)
     for i in range(ns):
         if UI[u, UI_STATUS] != 0:
             break
         t = lead_model(X, u)
         if t < 0:
             break
-        c = sight(
-            xTER(X),
-            xG(X)[G_NT],
-            MF,
-            MI,
-            SI,
-            SF,
-            SI.shape[0],
-            sh[i],
-            t,
-            MF[sh[i], MF_X],
-            MF[sh[i], MF_Y],
-            MF[t, MF_X],
-            MF[t, MF_Y],
-            np.int64(3),
-        )
+        c = sight_at(X, sh[i], t, MF[sh[i], MF_X], MF[sh[i], MF_Y], MF[t, MF_X], MF[t, MF_Y], 3)
         if squad:
             p_strike(
                 X,
                 np.int64(100 + RE_COUNTERSHOT),
-                sh[:ns].copy(),
+                sh[:ns],
                 ns,
                 t,
                 np.int64(0),

@@ -408,7 +408,7 @@ GEO_DIST = GEO_VIS + GEO_MAXC * GEO_MAXC
 GEO_SLOT = GEO_DIST + GEO_MAXC * GEO_MAXC
 GEO_SLOTS = 4
 WS_SIZE = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
-WI_SIZE = 1024
+WI_SIZE = 2048
 WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT, WS_W = (
     0,
     64,
@@ -428,3 +428,5 @@ WI_WALK_K, WI_WALK_FAILED, WI_PLAN_PREV, WI_PLAN_DONE, WI_MEMBERS, WI_TGT = (
     448,
 )
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
+#: engine_nb attack actions: 21 scratch lists of up to 48 models
+WI_ATK, WI_ATK_N = 640, 48
