@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -150,7 +151,13 @@ def _static(digest: str, vector_bytes: bytes) -> tuple[np.ndarray, ...]:
 def run_sweep_blocks(
     vector: np.ndarray, seed: int, task: tuple[int, ...], first_block: int, sizes: np.ndarray
 ) -> np.ndarray:
-    """Outcome counts (``len(sizes) x N_OUTCOMES``) of sweep blocks ``first_block ..``."""
+    """Outcome counts (``len(sizes) x N_OUTCOMES``) of sweep blocks ``first_block ..``.
+
+    The sub-blocks run on ``numba.get_num_threads()`` Python threads (the block runner
+    releases the GIL); each writes its own rows, so the counts do not depend on them.
+    """
+    import numba
+
     from analyzer.games.rapture.match import kernels
     from analyzer.rng import block_states
 
@@ -159,17 +166,31 @@ def run_sweep_blocks(
     table = kernels.function_table()
     runner = kernels.block_runner()
     n_units = S[2].shape[0]
-    trace = np.zeros((1, L.EV_COLS), dtype=np.int64)
-    counts = np.zeros((len(sizes), N_OUTCOMES), dtype=np.int64)
-    for i, size in enumerate(np.asarray(sizes, dtype=np.int64)):
+    sizes = np.asarray(sizes, dtype=np.int64)
+    recs = [np.zeros((int(size), M.R_COLS), dtype=np.int64) for size in sizes]
+    jobs = []
+    for i, size in enumerate(sizes):
         n_sub = (int(size) + M.MATCH_BLOCK - 1) // M.MATCH_BLOCK
         states = block_states(seed, n_sub, (*task, first_block + i))
-        rec = np.zeros((int(size), M.R_COLS), dtype=np.int64)
-        urec = np.zeros((int(size), n_units, M.U_COLS), dtype=np.int64)
         for j in range(n_sub):
             first = j * M.MATCH_BLOCK
-            count = min(M.MATCH_BLOCK, int(size) - first)
-            runner(S, table, states[j], first, count, rec, urec, 0, trace, 0)
+            jobs.append((recs[i], states[j], first, min(M.MATCH_BLOCK, int(size) - first)))
+
+    def play(job: tuple[np.ndarray, np.ndarray, int, int]) -> None:
+        rec, state, first, count = job
+        urec = np.zeros((rec.shape[0], n_units, M.U_COLS), dtype=np.int64)
+        trace = np.zeros((1, L.EV_COLS), dtype=np.int64)
+        runner(S, table, state, first, count, rec, urec, 0, trace, 0)
+
+    threads = max(1, min(int(numba.get_num_threads()), len(jobs)))
+    if threads == 1:
+        for job in jobs:
+            play(job)
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(play, jobs))
+    counts = np.zeros((len(sizes), N_OUTCOMES), dtype=np.int64)
+    for i, rec in enumerate(recs):
         vp_a, vp_b = rec[:, M.R_VP0], rec[:, M.R_VP1]
         winner = np.where(vp_a > vp_b, 1, np.where(vp_b > vp_a, 2, 0))
         outcome = WINNER_STRIDE * winner + (rec[:, M.R_FIRST1] != 0)
