@@ -40,39 +40,50 @@ def value_per_point_chart(summary: pd.DataFrame, path: Path, title: str) -> Path
     return path
 
 
+def _rate_matrix(
+    values: np.ndarray,
+    labels: list[list[str]],
+    names: list[str],
+    axes: tuple[str, str, str],
+    cell_size: tuple[float, float],
+    path: Path,
+    title: str,
+) -> Path:
+    """A square matrix of rates in [0, 1] (red below 1/2, blue above), each cell labelled.
+
+    ``axes``: the x label, the y label and the colour bar's label.
+    """
+    k = len(names)
+    fig, ax = plt.subplots(
+        figsize=(cell_size[0] * k + 3, cell_size[1] * k + 2), layout="constrained"
+    )
+    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            if labels[i][j]:
+                dark = abs(float(values[i, j]) - 0.5) > 0.3
+                ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=8,
+                        color="white" if dark else "black")  # fmt: skip
+    ax.set_xticks(range(k), names, rotation=45 if k > 3 else 30, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel(axes[0])
+    ax.set_ylabel(axes[1])
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label=axes[2])
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def duel_heatmap(table: pd.DataFrame, path: Path, title: str) -> Path:
     """Duel win rate of the row unit (attacker) against the column unit (defender)."""
     rows = table[(table["metric"] == "duel_win_rate") & (table["opponent"] != FIELD)]
     grid = rows.pivot(index="unit", columns="opponent", values="estimate")
     names = sorted(set(grid.index) | set(grid.columns))
-    grid = grid.reindex(index=names, columns=names)
-    values = grid.to_numpy(dtype=float)
-    fig, ax = plt.subplots(
-        figsize=(1.0 * len(names) + 3, 0.8 * len(names) + 2), layout="constrained"
-    )
-    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            value = float(values[i, j])
-            if not np.isnan(value):
-                ax.text(
-                    j,
-                    i,
-                    f"{value:.2f}",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white" if abs(value - 0.5) > 0.3 else "black",
-                )
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("defender")
-    ax.set_ylabel("attacker")
-    ax.set_title(title)
-    fig.colorbar(image, ax=ax, label="duel win rate of the attacker")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    values = grid.reindex(index=names, columns=names).to_numpy(dtype=float)
+    labels = [["" if np.isnan(v) else f"{v:.2f}" for v in row] for row in values]
+    axes = ("defender", "attacker", "duel win rate of the attacker")
+    return _rate_matrix(values, labels, names, axes, (1.0, 0.8), path, title)
 
 
 def cost_value_scatter(summary: pd.DataFrame, path: Path, title: str) -> Path:
@@ -132,27 +143,12 @@ def score_matrix_chart(pairs: pd.DataFrame, path: Path, title: str) -> Path:
     k = len(names)
     values = np.full((k, k), np.nan)
     labels = [["" for _ in range(k)] for _ in range(k)]
-    for r in pairs.itertuples():
-        i, j = names.index(r.list), names.index(r.opponent)
-        values[i, j] = r.score
-        labels[i][j] = f"{r.score:.2f}\n[{r.ci_low:.2f}, {r.ci_high:.2f}]"
-    fig, ax = plt.subplots(figsize=(1.6 * k + 3, 1.1 * k + 2), layout="constrained")
-    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
-    for i in range(k):
-        for j in range(k):
-            if labels[i][j]:
-                dark = abs(values[i, j] - 0.5) > 0.3
-                ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=8,
-                        color="white" if dark else "black")  # fmt: skip
-    ax.set_xticks(range(k), names, rotation=30, ha="right")
-    ax.set_yticks(range(k), names)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("list")
-    ax.set_title(title)
-    fig.colorbar(image, ax=ax, label="score of the row list (95% Wilson CI)")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    for r in pairs.to_dict("records"):
+        i, j = names.index(r["list"]), names.index(r["opponent"])
+        values[i, j] = r["score"]
+        labels[i][j] = f"{r['score']:.2f}\n[{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+    axes = ("opponent", "list", "score of the row list (95% Wilson CI)")
+    return _rate_matrix(values, labels, names, axes, (1.6, 1.1), path, title)
 
 
 def rating_chart(ratings: pd.DataFrame, path: Path, title: str) -> Path:
