@@ -155,6 +155,19 @@ def test_mirror_match_is_even() -> None:
     assert decisive > 1000
 
 
+def test_alternate_first_crosses_edges() -> None:
+    # first=alternate (A first in even matches) with swap_edges: the edges swap every
+    # second pair of matches, so every 4 matches play each (first player, edge) pairing once
+    setup = _setup("angels_vanguard", "angels_vanguard", "random", "random", first="alternate")
+    rec, _ = run_records(setup, 64, seed=3, threads=1)
+    k = np.arange(64)
+    assert np.array_equal(rec[:, M.R_FIRST1], k % 2)
+    assert np.array_equal(rec[:, M.R_SWAP], (k // 2) % 2)
+    # other first modes keep the swap in odd matches
+    rec, _ = run_records(_setup("angels_vanguard", "angels_vanguard", "random", "random"), 8, 3)
+    assert np.array_equal(rec[:, M.R_SWAP], np.arange(8) % 2)
+
+
 @pytest.mark.parametrize("side", ["a", "b"])
 def test_greedy_beats_random_widely(side: str) -> None:
     pa, pb = ("greedy", "random") if side == "a" else ("random", "greedy")

@@ -1,14 +1,14 @@
 # mypy: ignore-errors
 """The lookahead policy: greedy candidates re-scored by simulated continuations.
 
-For each decision of a lookahead player's activation, the best ``O_LA_K - 1`` greedy
-candidates and "end the activation" are each played out ``O_LA_ROLLOUTS`` times on a copy
-of the state: the candidate, the rest of the activation and the next ``O_LA_DEPTH``
-activations of both sides with the greedy policy (crossing round boundaries with the
-normal phases).  The candidate with the best mean evaluation (victory-point margin plus
-half the value still standing) is played.  All candidates share the same forked random
-streams (common random numbers), drawn from one word of the match generator, so matches
-stay deterministic per seed.
+For each decision of a lookahead player's activation, the best ``O_LA_K`` greedy
+candidates by greedy score (the greedy choice first; "end the activation" only when it is
+among them) are each played out ``O_LA_ROLLOUTS`` times on a copy of the state: the
+candidate, the rest of the activation and the next ``O_LA_DEPTH`` activations of both sides
+with the greedy policy (crossing round boundaries with the normal phases).  The candidate
+with the best mean evaluation (victory-point margin plus half the value still standing) is
+played.  All candidates share the same forked random streams (common random numbers),
+drawn from one word of the match generator, so matches stay deterministic per seed.
 
 (A separate module from ``policies_nb`` because rollouts call the engine, which itself
 calls the greedy policy; numba modules cannot import each other in a cycle.)

@@ -131,10 +131,12 @@ from analyzer.games.rapture.match.layout import (
     MIS_CARRY,
     MIS_HOLD,
     MIS_TAKEOUT,
+    O_FIRST_MODE,
     O_HAND0,
     O_HAND_N,
     O_MISSIONS,
     O_POLICY0,
+    O_ROUND1_FIRST,
     O_SCENARIO,
     O_SWAP_EDGES,
     PH_PREP,
@@ -559,12 +561,25 @@ def _place_unit(X, u):
 
 # -------------------------------------------------------------------- match
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def swap_of(OPT, k):
+    """1 when match ``k`` swaps the deployment edges (``swap_edges``): odd matches; with
+    ``first=alternate`` (the first player alternates by match parity, unless a sweep forces
+    it) every second pair of matches, so that each 4 matches play all four (first player,
+    edge) pairings."""
+    if OPT[O_SWAP_EDGES] != 1:
+        return np.int64(0)
+    if OPT[O_FIRST_MODE] == 1 and OPT[O_ROUND1_FIRST] < 0:
+        return (k // 2) % 2
+    return k % 2
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_match(X, C, C2, X2, k, trace, check):
     """One whole match (set-up, rounds, end), with the match generator already seeded."""
     OPT = xOPT(X)
     G = xG(X)
     reset(X, k, trace, check)
-    G[G_SWAP] = (k % 2) if OPT[O_SWAP_EDGES] == 1 else np.int64(0)
+    G[G_SWAP] = swap_of(OPT, k)
     p_setup_match(X)
     while True:
         u = p_drive(X, C, np.int64(-1), np.bool_(True))
