@@ -146,13 +146,12 @@ def _pair_seed(seed: int, pair: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(pair,)).generate_state(1)[0])
 
 
-def _pair_key(system: str, files: list[Path], settings: dict[str, Any]) -> str:
+def _pair_key(files: list[Path], settings: dict[str, Any]) -> str:
     """Hash of everything that determines a pairing's result (files by content)."""
-    from analyzer.experiments.spec import code_hash
     from analyzer.experiments.tasks import digest
 
     contents = [digest(f.read_bytes().decode("utf-8", "replace")) for f in files]
-    return digest({"code": code_hash(system), "files": contents, **settings})
+    return digest({"files": contents, **settings})
 
 
 def _store(path: Path, data: dict[str, Any]) -> None:
@@ -218,8 +217,10 @@ def compare_lists(
     )
     run = {"lists": files, "units": units_path, "matches": matches, "seed": seed,
            "scenario": scenario, "options": match_options, "threads": threads}  # fmt: skip
-    settings = {"matches": matches, "seed": seed, "policy": policy, "scenario": scenario,
-                "options": chosen}  # fmt: skip
+    from analyzer.experiments.spec import code_hash
+
+    settings = {"code": code_hash(system), "matches": matches, "seed": seed, "policy": policy,
+                "scenario": scenario, "options": chosen}  # fmt: skip
     store = Path(out_dir) / "pairs" if out_dir is not None else None
     k = len(files)
     wins = np.zeros((k, k))
@@ -228,7 +229,7 @@ def compare_lists(
     pair = 0
     for i in range(k):
         for j in range(i + 1, k):
-            key = _pair_key(system, [units_path, files[i], files[j]], {**settings, "pair": pair})
+            key = _pair_key([units_path, files[i], files[j]], {**settings, "pair": pair})
             path = store / f"{key}.json" if store is not None else None
             if path is not None and path.exists():
                 stored = json.loads(path.read_text(encoding="utf-8"))

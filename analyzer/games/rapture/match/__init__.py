@@ -30,9 +30,9 @@ from analyzer.games.rapture import units as rapture_units
 from analyzer.games.rapture.match import compile as cp
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match import match_nb as M
-from analyzer.games.rapture.match.compile import POLICIES, MatchOptions
+from analyzer.games.rapture.match.compile import POLICIES, MatchOptions, match_options
 from analyzer.games.rapture.match.report import MatchResult, summarize
-from analyzer.games.rapture.match.sweep_model import match_model, match_options
+from analyzer.games.rapture.match.sweep_model import match_model
 from analyzer.rng import block_states
 
 __all__ = [

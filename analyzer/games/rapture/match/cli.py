@@ -98,8 +98,8 @@ def match(
     victory-point margins, rounds, end reasons, first-activation advantage, per-unit figures."""
     from analyzer.analysis.duel import parse_rule_options
     from analyzer.games.rapture.match import play_matches, prepare, trace_match
+    from analyzer.games.rapture.match.compile import match_options
     from analyzer.games.rapture.match.report import render_json, render_table
-    from analyzer.games.rapture.match.sweep_model import match_options
 
     if threads is not None and threads < 1:
         raise InputError(f"--threads must be >= 1 (got {threads})")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -107,6 +107,31 @@ def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.n
     o[L.O_FIRST_CHOICE] = 0 if opt.chooser_goes_first else 1
     o[L.O_ROUND1_FIRST] = opt.round1_first
     return o
+
+
+#: the option naming the terrain (not a :class:`MatchOptions` field)
+SCENARIO_KEY = "scenario"
+
+
+def match_options(policies: dict[str, str], options: dict[str, Any]) -> MatchOptions:
+    """:class:`MatchOptions` from policies by side (``a``, ``b``) and named options
+    (a sweep's ``metric.options``, ``analyzer compare --opt``), names and types checked."""
+    known = {f.name for f in fields(MatchOptions)} - {"policy_a", "policy_b", "hands"}
+    unknown = sorted(set(options) - known - {SCENARIO_KEY})
+    if unknown:
+        raise InputError(
+            f"unknown match option(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(known | {SCENARIO_KEY}))})"
+        )
+    defaults = {f.name: f.default for f in fields(MatchOptions)}
+    chosen = {k: v for k, v in options.items() if k != SCENARIO_KEY}
+    for key, value in chosen.items():
+        kind = type(defaults[key])
+        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+            raise InputError(f"match option {key} must be of type {kind.__name__} (got {value!r})")
+    return MatchOptions(
+        policy_a=policies.get("a", "greedy"), policy_b=policies.get("b", "greedy"), **chosen
+    )
 
 
 # ---------------------------------------------------------------- exact tables

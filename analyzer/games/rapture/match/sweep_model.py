@@ -17,20 +17,16 @@ An outcome is ``2 * winner + (B took the first activation)`` with winner 0 (draw
 from __future__ import annotations
 
 import functools
-import hashlib
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from analyzer.errors import InputError
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match import match_nb as M
-from analyzer.games.rapture.match.compile import MatchOptions
+from analyzer.games.rapture.match.compile import SCENARIO_KEY, match_options
 
-#: options of ``metric.options`` that are not :class:`MatchOptions` fields
-SCENARIO_KEY = "scenario"
 N_OUTCOMES = 6
 WINNER_STRIDE = 2
 _FLOAT, _INT = 1, 2
@@ -73,27 +69,6 @@ def unpack_arrays(vector: np.ndarray) -> tuple[np.ndarray, ...]:
     if pos != len(vector):
         raise ValueError("malformed match parameter vector")
     return tuple(out)
-
-
-def match_options(policies: dict[str, str], options: dict[str, Any]) -> MatchOptions:
-    """:class:`MatchOptions` from policies by side (``a``, ``b``) and named options
-    (a sweep's ``metric.options``, ``analyzer compare --opt``), names and types checked."""
-    known = {f.name for f in fields(MatchOptions)} - {"policy_a", "policy_b", "hands"}
-    unknown = sorted(set(options) - known - {SCENARIO_KEY})
-    if unknown:
-        raise InputError(
-            f"unknown match option(s) {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(known | {SCENARIO_KEY}))})"
-        )
-    defaults = {f.name: f.default for f in fields(MatchOptions)}
-    chosen = {k: v for k, v in options.items() if k != SCENARIO_KEY}
-    for key, value in chosen.items():
-        kind = type(defaults[key])
-        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-            raise InputError(f"match option {key} must be of type {kind.__name__} (got {value!r})")
-    return MatchOptions(
-        policy_a=policies.get("a", "greedy"), policy_b=policies.get("b", "greedy"), **chosen
-    )
 
 
 @dataclass(frozen=True)
@@ -144,7 +119,8 @@ def match_model(
 
 
 @functools.lru_cache(maxsize=8)
-def _static(digest: str, vector_bytes: bytes) -> tuple[np.ndarray, ...]:
+def _static(vector_bytes: bytes) -> tuple[np.ndarray, ...]:
+    """The match-up of a packed vector, unpacked once per process."""
     return unpack_arrays(np.frombuffer(vector_bytes, dtype=np.int64))
 
 
@@ -162,7 +138,7 @@ def run_sweep_blocks(
     from analyzer.rng import block_states
 
     raw = np.ascontiguousarray(vector, dtype=np.int64).tobytes()
-    S = _static(hashlib.sha256(raw).hexdigest(), raw)
+    S = _static(raw)
     table = kernels.function_table()
     runner = kernels.block_runner()
     n_units = S[2].shape[0]
