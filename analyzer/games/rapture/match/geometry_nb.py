@@ -102,7 +102,12 @@ def circle_rect_gap(px, py, r, x0, y0, x1, y1):
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
-    """Parameters (t_in, t_out) of the segment inside the open rectangle; t_in >= t_out: none."""
+    """Parameters (t_in, t_out) of the segment inside the open rectangle; t_in >= t_out: none.
+
+    Bounding boxes are compared first (most pieces are nowhere near a given segment); the
+    answer is the same, since rounding cannot move a slab across the rectangle's edge."""
+    if max(x0, x1) <= rx0 or min(x0, x1) >= rx1 or max(y0, y1) <= ry0 or min(y0, y1) >= ry1:
+        return 1.0, 0.0
     t0, t1 = _slab(np.float64(0.0), np.float64(1.0), x0, x1 - x0, rx0, rx1)
     return _slab(t0, t1, y0, y1 - y0, ry0, ry1)
 
@@ -124,9 +129,6 @@ def _slab(t0, t1, p0, d, lo, hi):
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def seg_hits_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
     """True when the segment passes through the rectangle's interior."""
-    # bounding-box rejection first: most pieces are nowhere near a given segment
-    if max(x0, x1) <= rx0 or min(x0, x1) >= rx1 or max(y0, y1) <= ry0 or min(y0, y1) >= ry1:
-        return False
     t0, t1 = seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1)
     return t1 - t0 > 1e-9
 

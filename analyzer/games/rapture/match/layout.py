@@ -264,7 +264,8 @@ UI_COLS = UI_MK + N_MARKERS
     G_PHASE,  # next step of the game driver (PH_*)
     G_NEXTSIDE,  # side whose turn it is to activate
     G_FORCE_REACTION,  # rule tests: the reaction every affected unit takes when legal (-1: AI)
-) = range(42)
+    G_ENG_OK,  # 1: the engagement flags are up to date (no model moved or fell since)
+) = range(43)
 G_COLS = 44
 PH_PREP, PH_ACT, PH_CLEAN, PH_OVER, PH_DONE = 0, 1, 2, 3, 4
 (GF_OBJX0, GF_OBJY0, GF_OBJX1, GF_OBJY1, GF_AREAX0, GF_AREAY0, GF_AREAX1, GF_AREAY1) = range(8)

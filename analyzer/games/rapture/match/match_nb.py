@@ -91,6 +91,7 @@ from analyzer.games.rapture.match.layout import (
     G_CHECK,
     G_COLS,
     G_END,
+    G_ENG_OK,
     G_FIRST1,
     G_FORCE_REACTION,
     G_MATCH,
@@ -718,6 +719,7 @@ def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1
     CV = candidate_view(C)
     for s in range(GEO_SLOTS):  # the terrain may have changed since the last operation
         WS[WS_GEO + s * GEO_SLOT] = 0.0
+    G[G_ENG_OK] = 0  # and the models may have been placed by hand
     out = np.int64(0)
     if op == OP_RESET:
         reset(X, np.int64(0), a0, a1)

@@ -85,6 +85,7 @@ from analyzer.games.rapture.match.layout import (
     G_CARRIER0,
     G_DIS0,
     G_DONE0,
+    G_ENG_OK,
     G_MATCH,
     G_MIS0,
     G_MVP0,
@@ -439,6 +440,7 @@ def drop_objects(X, u, x, y):
 def _take_off(X, m, credit_side):
     MF = xMF(X)
     MI = xMI(X)
+    mark_moved(X)
     MI[m, MI_CREDIT] = credit_side
     MI[m, MI_ALIVE] = 0
     MI[m, MI_ENG] = 0
@@ -769,9 +771,23 @@ def check_despair(X):
 
 # ------------------------------------------------------------- engagement
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def mark_moved(X):
+    """A model moved, was placed or removed: the engagement flags need a refresh."""
+    xG(X)[G_ENG_OK] = 0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def refresh_engaged(X):
     """ "Battle and Handling Hits": units count as in close combat when B2B with an opposing
-    unit.  Counts opposing contacts per model and flags units."""
+    unit.  Counts opposing contacts per model and flags units.
+
+    Engagement depends only on where the living models stand: every write of a position or
+    a removal clears ``G_ENG_OK`` (:func:`mark_moved`), and a refresh with nothing changed
+    since the last one returns at once."""
+    G = xG(X)
+    if G[G_ENG_OK] == 1:
+        return
+    G[G_ENG_OK] = 1
     SI = xSI(X)
     SF = xSF(X)
     US = xUS(X)
@@ -891,6 +907,7 @@ def spot_near(X, m, cx, cy, dist, px, py, avoid_side):
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def place(X, m, x, y):
     MF = xMF(X)
+    mark_moved(X)
     MF[m, MF_X] = x
     MF[m, MF_Y] = y
 
@@ -1301,6 +1318,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
                 contact = c_model
             break
     if not dry:
+        mark_moved(X)
         MF[m, MF_X] = x
         MF[m, MF_Y] = y
         if in_water(X, x, y):
