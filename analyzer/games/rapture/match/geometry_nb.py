@@ -36,6 +36,7 @@ from analyzer.games.rapture.match.layout import (
     GEO_DIST,
     GEO_MAXC,
     GEO_SDIST,
+    GEO_SDONE,
     GEO_SLOT,
     GEO_SLOTS,
     GEO_SOLID,
@@ -57,7 +58,6 @@ from analyzer.games.rapture.match.layout import (
     TX1,
     TY0,
     TY1,
-    WI_PLAN_DONE,
     WS_GEO,
 )
 
@@ -399,63 +399,73 @@ def _node(WS, b, u):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _settle_from(WS, WI, b, x, y):
-    """Dijkstra from (x, y) over the corners of slot ``b`` (the visibility graph without a
-    goal): distances, previous nodes and the order in which nodes are settled go to the
-    slot.  Nodes are numbered as in :func:`plan_path` (0 start, 1 the goal, left out, then
-    the corners), so the settling order is the one a search towards any goal follows
-    until it settles the goal."""
+def _settle_start(WS, b, x, y):
+    """Start a Dijkstra search from (x, y) over the corners of slot ``b`` (the visibility
+    graph without a goal); :func:`_settle_next` settles its nodes one at a time.  Nodes are
+    numbered as in :func:`plan_path` (0 start, 1 the goal, left out, then the corners), so
+    the settling order is the one a search towards any goal follows until it settles the
+    goal."""
+    nn = np.int64(WS[b + 2]) + 2
+    WS[b + GEO_START] = x
+    WS[b + GEO_START + 1] = y
+    WS[b + GEO_START + 2] = 0.0
+    WS[b + GEO_START + 3] = 0.0
+    WS[b + GEO_SDIST : b + GEO_SDIST + nn] = _INF
+    WS[b + GEO_SPREV : b + GEO_SPREV + nn] = -1.0
+    WS[b + GEO_SDONE : b + GEO_SDONE + nn] = 0.0
+    WS[b + GEO_SDONE + 1] = 1.0
+    WS[b + GEO_SDIST] = 0.0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _settle_next(WS, b):
+    """Settle the next node of the search in slot ``b`` and relax its edges; returns the
+    node, or -1 (and marks the search complete) when none is left."""
     nc = np.int64(WS[b + 2])
     nn = nc + 2
     vis = WS[b + GEO_VIS : b + GEO_VIS + nc * nc]
     cd = WS[b + GEO_DIST : b + GEO_DIST + nc * nc]
     dist = WS[b + GEO_SDIST : b + GEO_SDIST + nn]
     prev = WS[b + GEO_SPREV : b + GEO_SPREV + nn]
-    order = WS[b + GEO_SORDER : b + GEO_SORDER + nn]
-    done = WI[WI_PLAN_DONE : WI_PLAN_DONE + nn]
-    WS[b + GEO_START] = x
-    WS[b + GEO_START + 1] = y
-    dist[:] = _INF
-    prev[:] = -1.0
-    done[:] = 0
-    done[1] = 1
-    dist[0] = 0.0
-    ns = np.int64(0)
-    for _ in range(nn):
-        u = np.int64(-1)
-        best = _INF
-        for i in range(nn):
-            if done[i] == 0 and dist[i] < best:
-                best = dist[i]
-                u = i
-        if u < 0:
-            break
-        done[u] = 1
-        order[ns] = u
-        ns += 1
-        for v in range(2, nn):
-            if done[v] == 1:
+    done = WS[b + GEO_SDONE : b + GEO_SDONE + nn]
+    x = WS[b + GEO_START]
+    y = WS[b + GEO_START + 1]
+    u = np.int64(-1)
+    best = _INF
+    for i in range(nn):
+        if done[i] == 0.0 and dist[i] < best:
+            best = dist[i]
+            u = i
+    if u < 0:
+        WS[b + GEO_START + 3] = 1.0
+        return u
+    done[u] = 1.0
+    ns = np.int64(WS[b + GEO_START + 2])
+    WS[b + GEO_SORDER + ns] = u
+    WS[b + GEO_START + 2] = ns + 1
+    for v in range(2, nn):
+        if done[v] == 1.0:
+            continue
+        if u >= 2:
+            e = (u - 2) * nc + (v - 2)
+            d = cd[e]
+            if dist[u] + d >= dist[v]:
                 continue
-            if u >= 2:
-                e = (u - 2) * nc + (v - 2)
-                d = cd[e]
-                if dist[u] + d >= dist[v]:
-                    continue
-                if vis[e] < 0.0:
-                    vx, vy = _node(WS, b, v)
-                    ux, uy = _node(WS, b, u)
-                    vis[e] = 1.0 if slot_clear(WS, b, ux, uy, vx, vy) else 0.0
-                clear = vis[e] > 0.5
-            else:
+            if vis[e] < 0.0:
                 vx, vy = _node(WS, b, v)
-                d = math.sqrt((vx - x) ** 2 + (vy - y) ** 2)
-                if dist[u] + d >= dist[v]:
-                    continue
-                clear = slot_clear(WS, b, x, y, vx, vy)
-            if clear:
-                dist[v] = dist[u] + d
-                prev[v] = u
-    WS[b + GEO_START + 2] = ns
+                ux, uy = _node(WS, b, u)
+                vis[e] = 1.0 if slot_clear(WS, b, ux, uy, vx, vy) else 0.0
+            clear = vis[e] > 0.5
+        else:
+            vx, vy = _node(WS, b, v)
+            d = math.sqrt((vx - x) ** 2 + (vy - y) ** 2)
+            if dist[u] + d >= dist[v]:
+                continue
+            clear = slot_clear(WS, b, x, y, vx, vy)
+        if clear:
+            dist[v] = dist[u] + d
+            prev[v] = u
+    return u
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -469,7 +479,8 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
     ``key`` identifies the match (its terrain): the grown pieces, corners, their
     visibility and the shortest paths from the last start point are cached per radius
     (:func:`corner_slot`).  The goal is joined to the settled nodes in their settling
-    order, which gives the path (ties included) of a Dijkstra search with the goal.
+    order, which gives the path (ties included) of a Dijkstra search with the goal; the
+    search from a start point goes only as far as the goals asked so far need.
     """
     b = corner_slot(TER, nt, r, WS, key)
     if slot_clear(WS, b, x, y, gx, gy):
@@ -477,14 +488,21 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
         wy[0] = gy
         return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
     if WS[b + GEO_START] != x or WS[b + GEO_START + 1] != y:
-        _settle_from(WS, WI, b, x, y)
+        _settle_start(WS, b, x, y)
     dist = WS[b + GEO_SDIST :]
     prev = WS[b + GEO_SPREV :]
     order = WS[b + GEO_SORDER :]
     best = _INF
     bu = np.int64(-1)
-    for k in range(np.int64(WS[b + GEO_START + 2])):
+    k = np.int64(0)
+    while True:
+        # settle one more node when the query needs it, if any is left
+        if k >= np.int64(WS[b + GEO_START + 2]) and (
+            WS[b + GEO_START + 3] == 1.0 or _settle_next(WS, b) < 0
+        ):
+            break
         u = np.int64(order[k])
+        k += 1
         if dist[u] >= best:
             break  # a search with the goal settles the goal before this node
         ux, uy = _node(WS, b, u)

@@ -390,8 +390,9 @@ X_SIZE = X_FN + 32
 #: match (terrain never changes during a match): the solid pieces grown by the radius, the
 #: free corners of the grown pieces, corner-to-corner distances and (lazily) which
 #: corner-to-corner segments are clear, and the shortest paths from the last start point to
-#: every corner (the moves scored for one decision, and the move then made, all start at
-#: the same point); ``GEO_SLOTS`` radii per context and a scratch slot
+#: the corners settled so far (Dijkstra, continued as far as the queries need; the moves
+#: scored for one decision, and the move then made, all start at the same point);
+#: ``GEO_SLOTS`` radii per context and a scratch slot
 WS_GEO = 2048
 GEO_MAXC = 4 * MAX_TERRAIN
 GEO_HEAD = 4  # match key + 1, radius, corners, solid pieces
@@ -401,10 +402,11 @@ GEO_SOLID = GEO_CY + GEO_MAXC  # x0, y0, x1, y1 per solid piece, grown
 #: the last start point (x, y, number of nodes settled), then per node (0 the start, 2.. the
 #: corners; 1 is the goal, unused): distance from the start, previous node, settling order
 GEO_START = GEO_SOLID + 4 * MAX_TERRAIN
-GEO_SDIST = GEO_START + 3
+GEO_SDIST = GEO_START + 4  # start x, y, nodes settled, 1 once every node is settled
 GEO_SPREV = GEO_SDIST + GEO_MAXC + 2
 GEO_SORDER = GEO_SPREV + GEO_MAXC + 2
-GEO_VIS = GEO_SORDER + GEO_MAXC + 2
+GEO_SDONE = GEO_SORDER + GEO_MAXC + 2
+GEO_VIS = GEO_SDONE + GEO_MAXC + 2
 GEO_DIST = GEO_VIS + GEO_MAXC * GEO_MAXC
 GEO_SLOT = GEO_DIST + GEO_MAXC * GEO_MAXC
 GEO_SLOTS = 4
@@ -420,14 +422,7 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
     800,
     1024,
 )
-WI_WALK_K, WI_WALK_FAILED, WI_PLAN_PREV, WI_PLAN_DONE, WI_MEMBERS, WI_TGT = (
-    0,
-    64,
-    96,
-    196,
-    400,
-    448,
-)
+WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
 #: engine_nb attack actions: 21 scratch lists of up to 48 models
 WI_ATK, WI_ATK_N = 640, 48

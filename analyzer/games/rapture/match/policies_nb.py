@@ -266,10 +266,15 @@ def attack_value_kv(X, n, h, t, ranged, cover, kv):
     if n <= 0 or MI[t, MI_ALIVE] == 0:
         return 0.0, 0.0
     dfn, at, red = block_for(X, t, ranged, cover)
-    left = SI[t, SI_HP] - MI[t, MI_WOUNDS]
+    return _value_on(TAB, n, h, dfn, at, red, SI[t, SI_HP] - MI[t, MI_WOUNDS], SF[t, SF_VPH], kv)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _value_on(TAB, n, h, dfn, at, red, left, vph, kv):
+    """:func:`attack_value_kv` on a model with ``left`` HP, its block values known."""
     ew = capped_mean(TAB, n, h, dfn, at, red, left)
     pk = tail(TAB, n, h, dfn, at, left + red)
-    return ALPHA * SF[t, SF_VPH] * ew + pk * kv, pk
+    return ALPHA * vph * ew + pk * kv, pk
 
 
 # ---------------------------------------------------------------- helpers
@@ -368,15 +373,14 @@ def objective_at(X, u, x, y):
         gap = area_gap(X, side, x, y, r)
         # only the own unit closest to the area cares
         closest = np.bool_(True)
+        mine = min(area_gap(X, side, MF[lead, MF_X], MF[lead, MF_Y], r), 1e9)
         for v in range(US.shape[0]):
             if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
                 continue
             lv = lead_model(X, v)
             if lv < 0:
                 continue
-            if area_gap(X, side, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) < min(
-                area_gap(X, side, MF[lead, MF_X], MF[lead, MF_Y], r), 1e9
-            ):
+            if area_gap(X, side, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) < mine:
                 closest = np.bool_(False)
                 break
         if closest:
@@ -485,7 +489,14 @@ def prepare_values(X, u, W):
             att += MI[m, MI_CS + ST_ATT]
             if SI[m, SI_WEAPON] == 1:
                 rof += MI[m, MI_CS + ST_ROF]
-    kv_lead = kill_value(X, lead, 1 - side)  # the value of each threat's kill
+    kv_l = kill_value(X, lead, 1 - side)  # the value of each threat's kill
+    # the lead's block values against each kind of threat (the same for every threat)
+    TAB = xTAB(X)
+    hp_l = SI[lead, SI_HP] - MI[lead, MI_WOUNDS]
+    vph_l = xSF(X)[lead, SF_VPH]
+    d_cc, at_cc, red_cc = block_for(X, lead, np.bool_(False), np.int64(0))
+    d_rn, at_rn, red_rn = block_for(X, lead, np.bool_(True), np.int64(0))
+    d_rc, at_rc, red_rc = block_for(X, lead, np.bool_(True), np.int64(1))
     h_cc = MI[lead, MI_CS + ST_CCS]
     h_rng = MI[lead, MI_CS + ST_MMS]
     for t in range(SI.shape[0]):
@@ -504,17 +515,20 @@ def prepare_values(X, u, W):
         fac = 0.5 if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
         W[t, W_REACH] = move_budget(X, t, np.bool_(False))
         att_t = MI[t, MI_CS + ST_ATT]
-        v, _ = attack_value_kv(
-            X, att_t, MI[t, MI_CS + ST_CCS], lead, np.bool_(False), np.int64(0), kv_lead
-        )
+        v = np.float64(0.0)
+        if att_t > 0:
+            v, _ = _value_on(
+                TAB, att_t, MI[t, MI_CS + ST_CCS], d_cc, at_cc, red_cc, hp_l, vph_l, kv_l
+            )
         W[t, W_THR_CC] = v * fac
         if SI[t, SI_WEAPON] == 1:
             rof_t = MI[t, MI_CS + ST_ROF]
             mms_t = MI[t, MI_CS + ST_MMS]
-            v, _ = attack_value_kv(X, rof_t, mms_t, lead, np.bool_(True), np.int64(0), kv_lead)
-            W[t, W_THR_RNG] = v * fac
-            v, _ = attack_value_kv(X, rof_t, mms_t, lead, np.bool_(True), np.int64(1), kv_lead)
-            W[t, W_THR_RNG_COVER] = v * fac
+            if rof_t > 0:
+                v, _ = _value_on(TAB, rof_t, mms_t, d_rn, at_rn, red_rn, hp_l, vph_l, kv_l)
+                W[t, W_THR_RNG] = v * fac
+                v, _ = _value_on(TAB, rof_t, mms_t, d_rc, at_rc, red_rc, hp_l, vph_l, kv_l)
+                W[t, W_THR_RNG_COVER] = v * fac
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

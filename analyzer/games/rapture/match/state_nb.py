@@ -1172,6 +1172,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
     halved = np.bool_(False)
     failed = xWI(X)[WI_WALK_FAILED : WI_WALK_FAILED + 32]  # difficult pieces failed
     failed[:] = 0
+    nfailed = np.int64(0)  # failed pieces the centre is in: distance counts double
     for p in range(nt):
         if TER[p, TX0] < x < TER[p, TX1] and TER[p, TY0] < y < TER[p, TY1]:
             if TER[p, TK] == T_WATER and not halved:
@@ -1180,6 +1181,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
                 wet = np.bool_(True)
             elif TER[p, TK] == T_DIFFICULT and not dry:
                 failed[p] = 0 if _difficult_test(X, m, side, tec) else 1
+                nfailed += failed[p]
     contact = np.int64(-1)
     escaped = np.bool_(False)
     travelled = np.float64(0.0)
@@ -1197,6 +1199,10 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
         # first model contact on this segment
         t_stop = np.float64(2.0)
         c_model = np.int64(-1)
+        lo_x = min(x, tx)
+        hi_x = max(x, tx)
+        lo_y = min(y, ty)
+        hi_y = max(y, ty)
         for o in range(nmod):
             if o == m or MI[o, MI_ALIVE] == 0:
                 continue
@@ -1204,7 +1210,16 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
             gap = np.float64(TOUCH_GAP)
             if enemy and mode != 1:
                 gap = np.float64(KEEP_GAP)
-            t = first_contact(x, y, vx, vy, MF[o, MF_X], MF[o, MF_Y], r + SF[o, SF_R] + gap)
+            rr = r + SF[o, SF_R] + gap
+            ox = MF[o, MF_X]
+            oy = MF[o, MF_Y]
+            # a model clear of the segment's box grown by rr (and a margin far above
+            # rounding) cannot be touched on it
+            if ox + rr + 1e-6 < lo_x or ox - rr - 1e-6 > hi_x:
+                continue
+            if oy + rr + 1e-6 < lo_y or oy - rr - 1e-6 > hi_y:
+                continue
+            t = first_contact(x, y, vx, vy, ox, oy, rr)
             if t < t_stop:
                 t_stop = t
                 c_model = o
@@ -1272,11 +1287,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
             te = ev_t[e] if e < ne else t_end
             if te > t_end:
                 te = t_end
-            mult = np.float64(1.0)
-            for p in range(nt):
-                if failed[p]:
-                    mult = np.float64(2.0)
-                    break
+            mult = np.float64(2.0) if nfailed > 0 else np.float64(1.0)
             cost = (te - cur) * seg * mult
             if cost > left:
                 cur += left / (seg * mult)
@@ -1292,6 +1303,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
             p = ev_k[e] // 2
             kind = TER[p, TK]
             if ev_k[e] % 2 == 1:
+                nfailed -= failed[p]
                 failed[p] = 0
             elif kind == T_OBSTACLE:
                 if left < OBSTACLE_COST:
@@ -1306,7 +1318,9 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
                     left *= 0.5
                     halved = np.bool_(True)
             elif kind == T_DIFFICULT and not dry:
+                nfailed -= failed[p]
                 failed[p] = 0 if _difficult_test(X, m, side, tec) else 1
+                nfailed += failed[p]
         x = x + vx * cur
         y = y + vy * cur
         if stopped:
