@@ -35,15 +35,14 @@ from analyzer.games.rapture.match.layout import (
     GEO_CY,
     GEO_DIST,
     GEO_MAXC,
+    GEO_NEXT,
     GEO_SDIST,
-    GEO_SDONE,
+    GEO_SFIRST,
     GEO_SLOT,
     GEO_SLOTS,
     GEO_SOLID,
     GEO_SORDER,
-    GEO_SPREV,
     GEO_START,
-    GEO_VIS,
     MF_X,
     MF_Y,
     MI_ALIVE,
@@ -368,16 +367,49 @@ def corner_slot(TER, nt, r, WS, key):
                 cx[nc] = px
                 cy[nc] = py
                 nc += 1
-    WS[b + GEO_START] = np.nan  # no start point settled yet
-    WS[b + GEO_VIS : b + GEO_VIS + nc * nc] = -1.0
-    for i in range(nc):
-        for j in range(nc):
-            WS[b + GEO_DIST + i * nc + j] = math.sqrt((cx[j] - cx[i]) ** 2 + (cy[j] - cy[i]) ** 2)
+    WS[b + GEO_START] = np.nan  # no start point searched from yet
+    WS[b + 3] = ns
+    _corner_paths(WS, b, nc)
     WS[b] = tag
     WS[b + 1] = r
     WS[b + 2] = nc
-    WS[b + 3] = ns
     return b
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _corner_paths(WS, b, nc):
+    """Shortest paths between all corners of slot ``b`` (Floyd-Warshall over the corners
+    that see each other): lengths in ``GEO_DIST``, the next corner on each path in
+    ``GEO_NEXT`` (-1: no path)."""
+    cx = WS[b + GEO_CX : b + GEO_CX + nc]
+    cy = WS[b + GEO_CY : b + GEO_CY + nc]
+    D = WS[b + GEO_DIST : b + GEO_DIST + nc * nc]
+    NXT = WS[b + GEO_NEXT : b + GEO_NEXT + nc * nc]
+    for i in range(nc):
+        D[i * nc + i] = 0.0
+        NXT[i * nc + i] = i
+        for j in range(i + 1, nc):
+            if slot_clear(WS, b, cx[i], cy[i], cx[j], cy[j]):
+                d = math.sqrt((cx[j] - cx[i]) ** 2 + (cy[j] - cy[i]) ** 2)
+                D[i * nc + j] = d
+                D[j * nc + i] = d
+                NXT[i * nc + j] = j
+                NXT[j * nc + i] = i
+            else:
+                D[i * nc + j] = _INF
+                D[j * nc + i] = _INF
+                NXT[i * nc + j] = -1.0
+                NXT[j * nc + i] = -1.0
+    for k in range(nc):
+        for i in range(nc):
+            dik = D[i * nc + k]
+            if dik == _INF or i == k:
+                continue
+            for j in range(nc):
+                via = dik + D[k * nc + j]
+                if via < D[i * nc + j]:
+                    D[i * nc + j] = via
+                    NXT[i * nc + j] = NXT[i * nc + k]
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -391,81 +423,42 @@ def slot_clear(WS, b, x0, y0, x1, y1):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _node(WS, b, u):
-    """Coordinates of node ``u`` of cache slot ``b`` (0: the start, 2..: the corners)."""
-    if u == 0:
-        return WS[b + GEO_START], WS[b + GEO_START + 1]
-    return WS[b + GEO_CX + u - 2], WS[b + GEO_CY + u - 2]
-
-
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _settle_start(WS, b, x, y):
-    """Start a Dijkstra search from (x, y) over the corners of slot ``b`` (the visibility
-    graph without a goal); :func:`_settle_next` settles its nodes one at a time.  Nodes are
-    numbered as in :func:`plan_path` (0 start, 1 the goal, left out, then the corners), so
-    the settling order is the one a search towards any goal follows until it settles the
-    goal."""
-    nn = np.int64(WS[b + 2]) + 2
+def _paths_from(WS, b, x, y):
+    """Shortest distances from (x, y) to every corner of slot ``b``: to ``GEO_SDIST``, with
+    the first corner of each path in ``GEO_SFIRST`` and the corners reached, nearest first,
+    in ``GEO_SORDER`` (their number in ``GEO_START + 2``).  A path enters the corner graph
+    at a corner the start sees and follows the precomputed corner paths."""
+    nc = np.int64(WS[b + 2])
+    cx = WS[b + GEO_CX : b + GEO_CX + nc]
+    cy = WS[b + GEO_CY : b + GEO_CY + nc]
+    D = WS[b + GEO_DIST : b + GEO_DIST + nc * nc]
+    dist = WS[b + GEO_SDIST : b + GEO_SDIST + nc]
+    first = WS[b + GEO_SFIRST : b + GEO_SFIRST + nc]
+    order = WS[b + GEO_SORDER : b + GEO_SORDER + nc]
     WS[b + GEO_START] = x
     WS[b + GEO_START + 1] = y
-    WS[b + GEO_START + 2] = 0.0
-    WS[b + GEO_START + 3] = 0.0
-    WS[b + GEO_SDIST : b + GEO_SDIST + nn] = _INF
-    WS[b + GEO_SPREV : b + GEO_SPREV + nn] = -1.0
-    WS[b + GEO_SDONE : b + GEO_SDONE + nn] = 0.0
-    WS[b + GEO_SDONE + 1] = 1.0
-    WS[b + GEO_SDIST] = 0.0
-
-
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _settle_next(WS, b):
-    """Settle the next node of the search in slot ``b`` and relax its edges; returns the
-    node, or -1 (and marks the search complete) when none is left."""
-    nc = np.int64(WS[b + 2])
-    nn = nc + 2
-    vis = WS[b + GEO_VIS : b + GEO_VIS + nc * nc]
-    cd = WS[b + GEO_DIST : b + GEO_DIST + nc * nc]
-    dist = WS[b + GEO_SDIST : b + GEO_SDIST + nn]
-    prev = WS[b + GEO_SPREV : b + GEO_SPREV + nn]
-    done = WS[b + GEO_SDONE : b + GEO_SDONE + nn]
-    x = WS[b + GEO_START]
-    y = WS[b + GEO_START + 1]
-    u = np.int64(-1)
-    best = _INF
-    for i in range(nn):
-        if done[i] == 0.0 and dist[i] < best:
-            best = dist[i]
-            u = i
-    if u < 0:
-        WS[b + GEO_START + 3] = 1.0
-        return u
-    done[u] = 1.0
-    ns = np.int64(WS[b + GEO_START + 2])
-    WS[b + GEO_SORDER + ns] = u
-    WS[b + GEO_START + 2] = ns + 1
-    for v in range(2, nn):
-        if done[v] == 1.0:
+    dist[:] = _INF
+    first[:] = -1.0
+    for i in range(nc):
+        if not slot_clear(WS, b, x, y, cx[i], cy[i]):
             continue
-        if u >= 2:
-            e = (u - 2) * nc + (v - 2)
-            d = cd[e]
-            if dist[u] + d >= dist[v]:
-                continue
-            if vis[e] < 0.0:
-                vx, vy = _node(WS, b, v)
-                ux, uy = _node(WS, b, u)
-                vis[e] = 1.0 if slot_clear(WS, b, ux, uy, vx, vy) else 0.0
-            clear = vis[e] > 0.5
-        else:
-            vx, vy = _node(WS, b, v)
-            d = math.sqrt((vx - x) ** 2 + (vy - y) ** 2)
-            if dist[u] + d >= dist[v]:
-                continue
-            clear = slot_clear(WS, b, x, y, vx, vy)
-        if clear:
-            dist[v] = dist[u] + d
-            prev[v] = u
-    return u
+        si = math.sqrt((cx[i] - x) ** 2 + (cy[i] - y) ** 2)
+        for j in range(nc):
+            d = si + D[i * nc + j]
+            if d < dist[j]:
+                dist[j] = d
+                first[j] = i
+    n = np.int64(0)
+    for j in range(nc):  # insertion sort of the reached corners by distance
+        if dist[j] == _INF:
+            continue
+        k = n
+        while k > 0 and dist[np.int64(order[k - 1])] > dist[j]:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = j
+        n += 1
+    WS[b + GEO_START + 2] = n
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -478,9 +471,9 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
     goal) and the path length; when the goal cannot be reached, the direct segment.
     ``key`` identifies the match (its terrain): the grown pieces, corners, their
     visibility and the shortest paths from the last start point are cached per radius
-    (:func:`corner_slot`).  The goal is joined to the settled nodes in their settling
-    order, which gives the path (ties included) of a Dijkstra search with the goal; the
-    search from a start point goes only as far as the goals asked so far need.
+    (:func:`corner_slot`), with the shortest paths between all corners; from a start point
+    the distances to every corner are computed once (:func:`_paths_from`), and a goal is
+    joined to the corners that see it, nearest first.
     """
     b = corner_slot(TER, nt, r, WS, key)
     if slot_clear(WS, b, x, y, gx, gy):
@@ -488,49 +481,40 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
         wy[0] = gy
         return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
     if WS[b + GEO_START] != x or WS[b + GEO_START + 1] != y:
-        _settle_start(WS, b, x, y)
-    dist = WS[b + GEO_SDIST :]
-    prev = WS[b + GEO_SPREV :]
-    order = WS[b + GEO_SORDER :]
+        _paths_from(WS, b, x, y)
+    nc = np.int64(WS[b + 2])
+    cx = WS[b + GEO_CX : b + GEO_CX + nc]
+    cy = WS[b + GEO_CY : b + GEO_CY + nc]
+    dist = WS[b + GEO_SDIST : b + GEO_SDIST + nc]
+    order = WS[b + GEO_SORDER : b + GEO_SORDER + nc]
     best = _INF
     bu = np.int64(-1)
-    k = np.int64(0)
-    while True:
-        # settle one more node when the query needs it, if any is left
-        if k >= np.int64(WS[b + GEO_START + 2]) and (
-            WS[b + GEO_START + 3] == 1.0 or _settle_next(WS, b) < 0
-        ):
-            break
+    for k in range(np.int64(WS[b + GEO_START + 2])):  # the last corner: nearest first
         u = np.int64(order[k])
-        k += 1
         if dist[u] >= best:
-            break  # a search with the goal settles the goal before this node
-        ux, uy = _node(WS, b, u)
-        d = math.sqrt((gx - ux) ** 2 + (gy - uy) ** 2)
-        if dist[u] + d >= best:
-            continue
-        if u != 0 and slot_clear(WS, b, ux, uy, gx, gy):  # from the start: blocked
+            break  # no later corner can give a shorter path
+        d = math.sqrt((gx - cx[u]) ** 2 + (gy - cy[u]) ** 2)
+        if dist[u] + d < best and slot_clear(WS, b, cx[u], cy[u], gx, gy):
             best = dist[u] + d
             bu = u
     if bu < 0:
         wx[0] = gx
         wy[0] = gy
         return 1, math.sqrt((gx - x) ** 2 + (gy - y) ** 2)
-    # walk back from the goal
-    k = np.int64(1)
-    v = bu
-    while v != 0:
+    # the first corner, then the corner path to the last one, then the goal
+    NXT = WS[b + GEO_NEXT : b + GEO_NEXT + nc * nc]
+    v = np.int64(WS[b + GEO_SFIRST + bu])
+    k = np.int64(0)
+    while True:
+        wx[k] = cx[v]
+        wy[k] = cy[v]
         k += 1
-        v = np.int64(prev[v])
-    wx[k - 1] = gx
-    wy[k - 1] = gy
-    v = bu
-    i = k - 2
-    while v != 0:
-        wx[i], wy[i] = _node(WS, b, v)
-        i -= 1
-        v = np.int64(prev[v])
-    return k, best
+        if v == bu:
+            break
+        v = np.int64(NXT[v * nc + bu])
+    wx[k] = gx
+    wy[k] = gy
+    return k + 1, best
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -388,10 +388,10 @@ X_SIZE = X_FN + 32
 # region is in use)
 #: path-planning cache (``geometry_nb.plan_path``), one slot per base radius, filled once per
 #: match (terrain never changes during a match): the solid pieces grown by the radius, the
-#: free corners of the grown pieces, corner-to-corner distances and (lazily) which
-#: corner-to-corner segments are clear, and the shortest paths from the last start point to
-#: the corners settled so far (Dijkstra, continued as far as the queries need; the moves
-#: scored for one decision, and the move then made, all start at the same point);
+#: free corners of the grown pieces, the shortest paths between all corners (Floyd-Warshall
+#: over the corner pairs that see each other), and the shortest paths from the last start
+#: point to every corner (the moves scored for one decision, and the move then made, all
+#: start at the same point);
 #: ``GEO_SLOTS`` radii per context and a scratch slot
 WS_GEO = 2048
 GEO_MAXC = 4 * MAX_TERRAIN
@@ -402,12 +402,11 @@ GEO_SOLID = GEO_CY + GEO_MAXC  # x0, y0, x1, y1 per solid piece, grown
 #: the last start point (x, y, number of nodes settled), then per node (0 the start, 2.. the
 #: corners; 1 is the goal, unused): distance from the start, previous node, settling order
 GEO_START = GEO_SOLID + 4 * MAX_TERRAIN
-GEO_SDIST = GEO_START + 4  # start x, y, nodes settled, 1 once every node is settled
-GEO_SPREV = GEO_SDIST + GEO_MAXC + 2
-GEO_SORDER = GEO_SPREV + GEO_MAXC + 2
-GEO_SDONE = GEO_SORDER + GEO_MAXC + 2
-GEO_VIS = GEO_SDONE + GEO_MAXC + 2
-GEO_DIST = GEO_VIS + GEO_MAXC * GEO_MAXC
+GEO_SDIST = GEO_START + 3  # start x, y, corners reached from it
+GEO_SFIRST = GEO_SDIST + GEO_MAXC  # first corner of the path to each corner
+GEO_SORDER = GEO_SFIRST + GEO_MAXC  # corners reached, nearest first
+GEO_NEXT = GEO_SORDER + GEO_MAXC  # all corner pairs: next corner on the shortest path
+GEO_DIST = GEO_NEXT + GEO_MAXC * GEO_MAXC  # all corner pairs: shortest path length
 GEO_SLOT = GEO_DIST + GEO_MAXC * GEO_MAXC
 GEO_SLOTS = 4
 WS_SIZE = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
