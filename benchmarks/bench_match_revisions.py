@@ -1,0 +1,111 @@
+"""Match-engine speed of the working tree against an earlier git revision, in one process.
+
+These machines are shared and noisy: two runs of the same code minutes apart can differ
+by 30%. So both engines run in the same process, alternating short runs of the same
+matches, and the figure is the median of the paired ratios (with its quartiles).
+
+The older revision's ``analyzer`` package is exported with ``git archive`` into a
+temporary folder and renamed ``analyzer_base`` (its imports rewritten), so both can be
+imported side by side; its kernels compile once into that folder's numba cache (about
+80 s). Results of the two engines are compared as well: "identical" means the same
+records for every seed of the run.
+
+Run: ``python benchmarks/bench_match_revisions.py --base <rev> [--policy greedy]
+[--matches 256] [--pairs 20]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+import numpy as np
+
+from analyzer import paths
+
+ROOT = Path(__file__).resolve().parent.parent
+LISTS = paths.system_config("rapture", "lists")
+
+
+def export_base(rev: str, folder: Path) -> None:
+    """``analyzer`` at ``rev`` as the package ``analyzer_base`` in ``folder``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, "analyzer"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "analyzer").rename(folder / "analyzer_base")
+    (folder / "configs").symlink_to(ROOT / "configs")
+    for path in (folder / "analyzer_base").rglob("*.py"):
+        text = path.read_text()
+        text = re.sub(r"\banalyzer\.", "analyzer_base.", text)
+        text = re.sub(r"\bfrom analyzer import\b", "from analyzer_base import", text)
+        path.write_text(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="git revision to compare against")
+    parser.add_argument("--policy", default="greedy", choices=("greedy", "random", "lookahead"))
+    parser.add_argument("--matches", type=int, default=256, help="matches per run")
+    parser.add_argument("--pairs", type=int, default=20, help="pairs of runs")
+    parser.add_argument("--list-a", default=str(LISTS / "angels_vanguard.yaml"))
+    parser.add_argument("--list-b", default=str(LISTS / "survivors_snipers.yaml"))
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="analyzer_base_"))
+    export_base(args.base, folder)
+    sys.path.insert(0, str(folder))
+    engines = {
+        "base": importlib.import_module("analyzer_base.games.rapture.match"),
+        "new": importlib.import_module("analyzer.games.rapture.match"),
+    }
+    other = "greedy" if args.policy == "lookahead" else args.policy
+    setups = {}
+    t0 = time.perf_counter()
+    for name, engine in engines.items():
+        options = engine.MatchOptions(policy_a=args.policy, policy_b=other)
+        setups[name] = engine.prepare(args.list_a, args.list_b, options=options)
+        engine.run_records(setups[name], 64, 1, threads=1)  # compile or load, warm up
+    print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base})")
+
+    ratios: list[float] = []
+    per_act: dict[str, list[float]] = {"base": [], "new": []}
+    identical = True
+    for k in range(args.pairs):
+        order = ("base", "new") if k % 2 == 0 else ("new", "base")
+        records = {}
+        for name in order:
+            engine = engines[name]
+            start = time.perf_counter()
+            rec, urec = engine.run_records(setups[name], args.matches, 1000 + k, threads=1)
+            wall = time.perf_counter() - start
+            per_act[name].append(1e6 * wall / rec[:, engine.match_nb.R_ACTIVATIONS].sum())
+            records[name] = (rec, urec)
+        ratios.append(per_act["base"][-1] / per_act["new"][-1])
+        identical &= all(
+            np.array_equal(a, b) for a, b in zip(records["base"], records["new"], strict=True)
+        )
+    q1, median, q3 = statistics.quantiles(ratios, n=4)
+    print(
+        f"{args.policy}: base {statistics.median(per_act['base']):.2f} us/activation, "
+        f"new {statistics.median(per_act['new']):.2f} us/activation; speed-up "
+        f"{median:.3f}x (quartiles {q1:.3f}-{q3:.3f}, {args.pairs} pairs of "
+        f"{args.matches} matches, one thread)"
+    )
+    print("records:", "identical" if identical else "different (the engines play differently)")
+
+
+if __name__ == "__main__":
+    main()
