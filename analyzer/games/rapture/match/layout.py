@@ -421,6 +421,10 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
     800,
     1024,
 )
+#: per-decision constants of the unit deciding (policies_nb.prepare_values): its unit + 1, and
+#: whether it is the own unit closest to the mission's area or object
+WS_DECIDE = 1400
+WS_TVAL = 1408  # policies_nb.candidates: the value of heading for each opposing model
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
 #: engine_nb attack actions: 21 scratch lists of up to 48 models

@@ -165,8 +165,10 @@ from analyzer.games.rapture.match.layout import (
     US_TYPE,
     WI_MEMBERS,
     WI_TGT,
+    WS_DECIDE,
     WS_REACH_WX,
     WS_REACH_WY,
+    WS_TVAL,
     WS_W,
 )
 from analyzer.games.rapture.match.state_nb import (
@@ -349,6 +351,46 @@ def can_shoot(X, m, t, x, y):
 
 # -------------------------------------------------------------- positions
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def closest_to_objective(X, u):
+    """Unit u is the own unit closest to its mission's area (hold) or to the object lying on
+    the ground (carry): only that unit is drawn to it.  The same for every position scored in
+    one decision, so :func:`prepare_values` keeps it in ``WS_DECIDE``."""
+    SF = xSF(X)
+    US = xUS(X)
+    MIS = xMIS(X)
+    MF = xMF(X)
+    UI = xUI(X)
+    G = xG(X)
+    GF = xGF(X)
+    side = US[u, US_SIDE]
+    lead = lead_model(X, u)
+    if lead < 0:
+        return False
+    kind = MIS[G[G_MIS0 + side], M_KIND]
+    if kind == MIS_HOLD:
+        mine = min(area_gap(X, side, MF[lead, MF_X], MF[lead, MF_Y], SF[lead, SF_R]), 1e9)
+        for v in range(US.shape[0]):
+            if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+                continue
+            lv = lead_model(X, v)
+            if lv >= 0 and area_gap(X, side, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) < mine:
+                return False
+        return True
+    if kind == MIS_CARRY:
+        ox = GF[GF_OBJX0 + 2 * side]
+        oy = GF[GF_OBJY0 + 2 * side]
+        dme = math.sqrt((MF[lead, MF_X] - ox) ** 2 + (MF[lead, MF_Y] - oy) ** 2)
+        for v in range(US.shape[0]):
+            if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+                continue
+            lv = lead_model(X, v)
+            if lv >= 0 and math.sqrt((MF[lv, MF_X] - ox) ** 2 + (MF[lv, MF_Y] - oy) ** 2) < dme:
+                return False
+        return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def objective_at(X, u, x, y):
     """Mission terms of a position for unit u (VP units)."""
     SF = xSF(X)
@@ -359,6 +401,7 @@ def objective_at(X, u, x, y):
     G = xG(X)
     GF = xGF(X)
     OPT = xOPT(X)
+    WS = xWS(X)
     if OPT[O_MISSIONS] == 0:
         return 0.0
     side = US[u, US_SIDE]
@@ -369,21 +412,13 @@ def objective_at(X, u, x, y):
     k = G[G_MIS0 + side]
     kind = MIS[k, M_KIND]
     value = np.float64(0.0)
+    # kept by prepare_values for the deciding unit (stored as u + 1)
+    mine = WS[WS_DECIDE] == u + 1
+    closest = WS[WS_DECIDE + 1] == 1.0 if mine else closest_to_objective(X, u)
     if kind == MIS_HOLD:
-        gap = area_gap(X, side, x, y, r)
         # only the own unit closest to the area cares
-        closest = np.bool_(True)
-        mine = min(area_gap(X, side, MF[lead, MF_X], MF[lead, MF_Y], r), 1e9)
-        for v in range(US.shape[0]):
-            if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
-                continue
-            lv = lead_model(X, v)
-            if lv < 0:
-                continue
-            if area_gap(X, side, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) < mine:
-                closest = np.bool_(False)
-                break
         if closest:
+            gap = area_gap(X, side, x, y, r)
             if gap <= CONTACT:
                 value += 0.5 * MIS[k, M_VP]
             else:
@@ -393,23 +428,10 @@ def objective_at(X, u, x, y):
             edge = own_edge_y(X, side)
             dist = max(abs(y - edge) - r - MIS[k, M_ZONE_DEPTH], 0.0)
             value -= 0.3 * dist
-        elif G[G_CARRIER0 + side] < 0:
+        elif G[G_CARRIER0 + side] < 0 and closest:
             ox = GF[GF_OBJX0 + 2 * side]
             oy = GF[GF_OBJY0 + 2 * side]
-            closest = np.bool_(True)
-            dme = math.sqrt((MF[lead, MF_X] - ox) ** 2 + (MF[lead, MF_Y] - oy) ** 2)
-            for v in range(US.shape[0]):
-                if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
-                    continue
-                lv = lead_model(X, v)
-                if lv < 0:
-                    continue
-                dv = math.sqrt((MF[lv, MF_X] - ox) ** 2 + (MF[lv, MF_Y] - oy) ** 2)
-                if dv < dme:
-                    closest = np.bool_(False)
-                    break
-            if closest:
-                value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r, 0.0)
+            value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r, 0.0)
     # rescue escaping allies
     for v in range(US.shape[0]):
         if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
@@ -481,6 +503,9 @@ def prepare_values(X, u, W):
     UI = xUI(X)
     side = US[u, US_SIDE]
     lead = lead_model(X, u)
+    WS = xWS(X)
+    WS[WS_DECIDE] = u + 1
+    WS[WS_DECIDE + 1] = 1.0 if closest_to_objective(X, u) else 0.0
     att = np.int64(0)
     rof = np.int64(0)
     f = US[u, US_FIRST]
@@ -805,6 +830,19 @@ def candidates(X, u, C, greedy):
     tgt[:] = -1
     nt_ = np.int64(0)
     if greedy:
+        # the value of heading for each opposing model, then the best two (distinct units)
+        tv = xWS(X)[WS_TVAL : WS_TVAL + nmod]
+        for t in range(nmod):
+            tv[t] = 0.0
+            if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+                continue
+            if UI[SI[t, SI_UNIT], UI_STATUS] != 0:
+                continue
+            d = edge_distance(x0, y0, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
+            tv[t] = max(
+                W[t, W_CC] * _gpow(d / (2.0 * max(budget, 1.0))),
+                W[t, W_RNG] * _gpow(max(d - SF[lead, SF_RANGE], 0.0) / (2.0 * max(budget, 1.0))),
+            )
         for _k in range(2):
             best = np.int64(-1)
             bv = 0.0
@@ -815,12 +853,7 @@ def candidates(X, u, C, greedy):
                     nt_ > 0 and SI[t, SI_UNIT] == SI[tgt[0], SI_UNIT]
                 ):
                     continue
-                d = edge_distance(x0, y0, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
-                v = max(
-                    W[t, W_CC] * _gpow(d / (2.0 * max(budget, 1.0))),
-                    W[t, W_RNG]
-                    * _gpow(max(d - SF[lead, SF_RANGE], 0.0) / (2.0 * max(budget, 1.0))),
-                )
+                v = tv[t]
                 if v > bv:
                     bv = v
                     best = t
