@@ -503,6 +503,11 @@ def compile_matchup(
             us_rows.append(us)
             infos.append(info)
         points.append(total)
+    if len(si_rows) > L.MAX_MODELS:
+        names = " and ".join(army.name for army in lists)
+        raise InputError(
+            f"{names}: {len(si_rows)} models in all; the match engine takes at most {L.MAX_MODELS}"
+        )
     used = {c.name for army in lists for e in army.units for c in [cards[e.unit]]}
     ignored = rapture_units.ignored_abilities([cards[n] for n in sorted(used)])
     return Compiled(

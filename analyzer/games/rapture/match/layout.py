@@ -79,6 +79,8 @@ TERRAIN_NAMES = ("building", "obstacle", "difficult", "water", "impassable", "tr
 TK, TX0, TY0, TX1, TY1, TBLOCK, TCOVER, TSOLID = range(8)
 T_COLS = 8
 MAX_TERRAIN = 24
+#: models in one match, both sides (scratch lists are this long)
+MAX_MODELS = 48
 
 # markers ("Status Effects and Status Markers")
 MK_SHELTER, MK_ESCAPE, MK_POISON, MK_FIRE, MK_RADIATION, MK_DESPAIR, MK_LOADING = range(7)
@@ -265,7 +267,8 @@ UI_COLS = UI_MK + N_MARKERS
     G_NEXTSIDE,  # side whose turn it is to activate
     G_FORCE_REACTION,  # rule tests: the reaction every affected unit takes when legal (-1: AI)
     G_ENG_OK,  # 1: the engagement flags are up to date (no model moved or fell since)
-) = range(43)
+    G_MOVES,  # models moved, placed or removed so far (keys the walk's neighbour lists)
+) = range(44)
 G_COLS = 44
 PH_PREP, PH_ACT, PH_CLEAN, PH_OVER, PH_DONE = 0, 1, 2, 3, 4
 (GF_OBJX0, GF_OBJY0, GF_OBJX1, GF_OBJY1, GF_AREAX0, GF_AREAY0, GF_AREAX1, GF_AREAY1) = range(8)
@@ -425,6 +428,11 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
 #: whether it is the own unit closest to the mission's area or object
 WS_DECIDE = 1400
 WS_TVAL = 1408  # policies_nb.candidates: the value of heading for each opposing model
+#: state_nb.walk: the models and pieces within reach of a start point (WI_NEAR: their
+#: counts, then the models, then the pieces), for the key in WS_NEAR_KEY (model, x, y,
+#: budget, G_MOVES; model -1: none)
+WS_NEAR_KEY = 1460
+WI_NEAR = 1700
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
 #: engine_nb attack actions: 21 scratch lists of up to 48 models

@@ -88,6 +88,7 @@ from analyzer.games.rapture.match.layout import (
     G_ENG_OK,
     G_MATCH,
     G_MIS0,
+    G_MOVES,
     G_MVP0,
     G_NEV,
     G_NT,
@@ -101,6 +102,7 @@ from analyzer.games.rapture.match.layout import (
     KEEP_GAP,
     M_KIND,
     M_VP,
+    MAX_MODELS,
     MF_X,
     MF_Y,
     MI_ALIVE,
@@ -185,10 +187,12 @@ from analyzer.games.rapture.match.layout import (
     US_TYPE,
     WI_ENG0,
     WI_ENG1,
+    WI_NEAR,
     WI_WALK_FAILED,
     WI_WALK_K,
     WS_MOVE_WX,
     WS_MOVE_WY,
+    WS_NEAR_KEY,
     WS_WALK_T,
 )
 
@@ -772,8 +776,67 @@ def check_despair(X):
 # ------------------------------------------------------------- engagement
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def mark_moved(X):
-    """A model moved, was placed or removed: the engagement flags need a refresh."""
-    xG(X)[G_ENG_OK] = 0
+    """A model moved, was placed or removed: the engagement flags need a refresh, and the
+    walk's neighbour lists are out of date."""
+    G = xG(X)
+    G[G_ENG_OK] = 0
+    G[G_MOVES] += 1
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def forget_neighbours(X):
+    """Drop the walk's neighbour lists (a new match, a rollout's copied state, a hand-built
+    position): their key is only unique within one line of play."""
+    xWS(X)[WS_NEAR_KEY] = -1.0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _neighbours(X, m, x, y, budget):
+    """The other living models and the terrain pieces a move of model ``m`` from (x, y) of
+    at most ``budget`` cm can touch or cross, in index order: a model's centre never gets
+    farther than ``budget`` from the start, so anything farther than that plus the contact
+    distance (plus 1 mm, far above rounding) plays no part in :func:`walk`.  Kept for the
+    next walk from the same point while no model moves (the moves scored for one decision
+    all start there)."""
+    SI = xSI(X)
+    SF = xSF(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    G = xG(X)
+    TER = xTER(X)
+    WS = xWS(X)
+    WI = xWI(X)
+    key = WS[WS_NEAR_KEY : WS_NEAR_KEY + 5]
+    if key[0] == m and key[1] == x and key[2] == y and key[3] == budget and key[4] == G[G_MOVES]:
+        return
+    r = SF[m, SF_R]
+    nm = np.int64(0)
+    for o in range(SI.shape[0]):
+        if o == m or MI[o, MI_ALIVE] == 0:
+            continue
+        reach = budget + r + SF[o, SF_R] + max(TOUCH_GAP, KEEP_GAP) + 0.1
+        if (MF[o, MF_X] - x) ** 2 + (MF[o, MF_Y] - y) ** 2 <= reach * reach:
+            WI[WI_NEAR + 2 + nm] = o
+            nm += 1
+    npc = np.int64(0)
+    for p in range(G[G_NT]):
+        # the walk tests the centre against solid pieces grown by r (a rectangle, so its
+        # corners reach r * sqrt(2) out) and against the other pieces as they are
+        grow = r if TER[p, TSOLID] > 0.5 else 0.0
+        x0 = TER[p, TX0] - grow
+        y0 = TER[p, TY0] - grow
+        x1 = TER[p, TX1] + grow
+        y1 = TER[p, TY1] + grow
+        if circle_rect_gap(x, y, budget + 0.1, x0, y0, x1, y1) <= 0.0:
+            WI[WI_NEAR + 2 + MAX_MODELS + npc] = p
+            npc += 1
+    WI[WI_NEAR] = nm
+    WI[WI_NEAR + 1] = npc
+    key[0] = m
+    key[1] = x
+    key[2] = y
+    key[3] = budget
+    key[4] = G[G_MOVES]
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -1158,10 +1221,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
     SF = xSF(X)
     MF = xMF(X)
     MI = xMI(X)
-    G = xG(X)
     TER = xTER(X)
-    nt = G[G_NT]
-    nmod = SI.shape[0]
     side = SI[m, SI_SIDE]
     r = SF[m, SF_R]
     x = MF[m, MF_X]
@@ -1173,7 +1233,11 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
     failed = xWI(X)[WI_WALK_FAILED : WI_WALK_FAILED + 32]  # difficult pieces failed
     failed[:] = 0
     nfailed = np.int64(0)  # failed pieces the centre is in: distance counts double
-    for p in range(nt):
+    _neighbours(X, m, x, y, budget)
+    WI = xWI(X)
+    near_m = WI[WI_NEAR + 2 : WI_NEAR + 2 + WI[WI_NEAR]]
+    near_p = WI[WI_NEAR + 2 + MAX_MODELS : WI_NEAR + 2 + MAX_MODELS + WI[WI_NEAR + 1]]
+    for p in near_p:
         if TER[p, TX0] < x < TER[p, TX1] and TER[p, TY0] < y < TER[p, TY1]:
             if TER[p, TK] == T_WATER and not halved:
                 left *= 0.5
@@ -1203,9 +1267,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
         hi_x = max(x, tx)
         lo_y = min(y, ty)
         hi_y = max(y, ty)
-        for o in range(nmod):
-            if o == m or MI[o, MI_ALIVE] == 0:
-                continue
+        for o in near_m:
             enemy = SI[o, SI_SIDE] != side
             gap = np.float64(TOUCH_GAP)
             if enemy and mode != 1:
@@ -1224,7 +1286,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
                 t_stop = t
                 c_model = o
         # solid pieces
-        for p in range(nt):
+        for p in near_p:
             if TER[p, TSOLID] < 0.5:
                 continue
             t0, t1 = seg_rect(
@@ -1255,7 +1317,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
             c_model = -2 if (mode == 2 and edge_escape) else -1
         # terrain entries and exits, sorted
         ne = np.int64(0)
-        for p in range(nt):
+        for p in near_p:
             k = TER[p, TK]
             if k != T_OBSTACLE and k != T_DIFFICULT and k != T_WATER:
                 continue
