@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.errors import InputError
 from analyzer.games.rapture.match import MatchOptions, prepare
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.sandbox import Sandbox
@@ -460,3 +461,16 @@ def test_round_limit_two_moves(cards: Path) -> None:
     kinds = set(box.C[:n, L.C_KIND].astype(int))
     assert L.A_MOVE not in kinds and L.A_CHARGE not in kinds
     assert box.ap("A", "Charger") == 1
+
+
+def test_more_models_than_the_engine_holds_is_refused(tmp_path: Path) -> None:
+    """The engine's scratch lists hold 48 models; a bigger match-up is refused up front."""
+    (tmp_path / "units.yaml").write_text(
+        UNITS
+        + "  - {name: Mob, type: squad, faction: Test, models: 20, points: 50, hp: 1, mp: 4,\n"
+        "     ap: 2, rp: 1, ccs: 5, mms: 5, defense: 0, ini: 1, mov: 10, tec: 0, att: 1,"
+        " rof: 0}\n"
+    )
+    with pytest.raises(InputError, match="80 models in all; the match engine takes at most 48"):
+        prepare(_write(tmp_path, "A", ["Mob", "Mob"]), _write(tmp_path, "B", ["Mob", "Mob"]),
+                units=tmp_path / "units.yaml")  # fmt: skip

@@ -113,8 +113,6 @@ def prepare_loaded(
     """:func:`prepare` for cards and lists already loaded (sweeps vary them in memory)."""
     options = options or MatchOptions()
     comp = cp.compile_matchup(dict(cards), lists, on_hit_markers, load_dice)
-    if comp.SI.shape[0] > 2 * 24:
-        raise InputError(f"too many models ({comp.SI.shape[0]}); the engine takes up to 48")
     mfile = Path(missions_file) if missions_file is not None else cp.MISSIONS_FILE
     mdata, mis = cp.load_missions(mfile)
     hands = cp.mission_hands(mdata, options.hands)
