@@ -427,7 +427,7 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
 #: per-decision constants of the unit deciding (policies_nb.prepare_values): its unit + 1, and
 #: whether it is the own unit closest to the mission's area or object
 WS_DECIDE = 1400
-WS_TVAL = 1408  # policies_nb.candidates: the value of heading for each opposing model
+WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (choose_unit)
 #: state_nb.walk: the models and pieces within reach of a start point (WI_NEAR: their
 #: counts, then the models, then the pieces), for the key in WS_NEAR_KEY (model, x, y,
 #: budget, G_MOVES; model -1: none)

@@ -493,6 +493,11 @@ def _gpow(activations):
     return 1.0 / (1.0 + DECAY * max(activations, 1.0))
 
 
+#: The largest discount, ``_gpow`` of one activation, computed the same way: in floating
+#: point too no discount exceeds it, so a value times G_MAX bounds the value discounted.
+G_MAX = 1.0 / (1.0 + DECAY * 1.0)
+
+
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def prepare_values(X, u, W):
     """Per opposing model: the value of unit u's close combat / ranged attacks on it (with and
@@ -606,7 +611,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
                 imm = max(imm, ev * max(cc_left, 0))
             elif d <= budget and moves_left >= 1 and ap_left >= 2:
                 imm = max(imm, 0.7 * ev * min(cc_left, ap_left - 1))
-            else:
+            elif ev * G_MAX > fut:  # else no discount can lift it above fut
                 fut = max(fut, ev * _gpow(d / (2.0 * budget)))
         if rng_range >= 0.0 and W[t, W_RNG] > 0.0 and UI[tu, UI_ENG] == 0:
             if d <= rng_range and rng_left > 0 and contact < 0:
@@ -616,7 +621,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
                     s1 = t
                 elif s2 < 0 or W[t, W_RNG] > W[s2, W_RNG]:
                     s2 = t
-            else:
+            elif W[t, W_RNG] * G_MAX > fut:
                 fut = max(fut, W[t, W_RNG] * _gpow(max(d - rng_range, 0.0) / (2.0 * budget)))
         # their attacks (one move, then the attack)
         reach = W[t, W_REACH]
@@ -1267,10 +1272,11 @@ def pick(C, n, policy, rng):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def unit_urgency(X, u):
+def unit_urgency(X, u, kv):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in
-    reach of opposing units (so they act before the threat does)."""
+    reach of opposing units (so they act before the threat does).  ``kv``: the value of
+    killing each model (:func:`kill_value` for u's side)."""
     SI = xSI(X)
     SF = xSF(X)
     US = xUS(X)
@@ -1302,13 +1308,13 @@ def unit_urgency(X, u):
         d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
         if UI[u, UI_ENG] == 1:
             if d <= CONTACT:
-                v, _ = attack_value(
-                    X, dice, MI[lead, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), side
+                v, _ = attack_value_kv(
+                    X, dice, MI[lead, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), kv[t]
                 )
                 best = max(best, 100.0 + v)
         elif shots > 0 and d <= SF[lead, SF_RANGE] and UI[SI[t, SI_UNIT], UI_ENG] == 0:
-            v, _ = attack_value(
-                X, shots, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), side
+            v, _ = attack_value_kv(
+                X, shots, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), kv[t]
             )
             best = max(best, 50.0 + v)
         reach = move_budget(X, t, np.bool_(False))
@@ -1350,6 +1356,12 @@ def choose_unit(X, side, policy):
                 k -= 1
     best = np.int64(-1)
     bv = np.float64(-1e30)
+    SI = xSI(X)
+    kv = xWS(X)[WS_TVAL : WS_TVAL + SI.shape[0]]  # the kill values, the same for every unit
+    for t in range(SI.shape[0]):
+        kv[t] = (
+            kill_value(X, t, side) if xMI(X)[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side else 0.0
+        )
     for u in range(US.shape[0]):
         if (
             US[u, US_SIDE] == side
@@ -1357,7 +1369,7 @@ def choose_unit(X, side, policy):
             and UI[u, UI_ACT] == 0
             and UI[u, UI_MK + MK_ESCAPE] == 0
         ):
-            v = unit_urgency(X, u)
+            v = unit_urgency(X, u, kv)
             if v > bv:
                 bv = v
                 best = u
