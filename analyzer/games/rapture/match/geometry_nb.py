@@ -462,7 +462,7 @@ def _paths_from(WS, b, x, y):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, WI, key):
+def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, key):
     """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
 
     Movement ("Impassable Terrain", "Buildings": ground models cannot enter them) may go

@@ -689,7 +689,7 @@ def reach_point(X, lead, gx, gy, charge):
     x0 = MF[lead, MF_X]
     y0 = MF[lead, MF_Y]
     nw, length = plan_path(
-        xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, xWS(X), xWI(X), G[G_MATCH]
+        xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, xWS(X), G[G_MATCH]
     )
     budget = move_budget(X, lead, np.bool_(False))
     ex, ey, contact, _, _, _ = p_walk(

@@ -1482,7 +1482,7 @@ def move_unit(X, u, gx, gy, mode, dry):
     sx = MF[lead, MF_X]
     sy = MF[lead, MF_Y]
     r = SF[lead, SF_R]
-    nw, _ = plan_path(xTER(X), G[G_NT], sx, sy, gx, gy, r, wx, wy, xWS(X), xWI(X), G[G_MATCH])
+    nw, _ = plan_path(xTER(X), G[G_NT], sx, sy, gx, gy, r, wx, wy, xWS(X), G[G_MATCH])
     budget = move_budget(X, lead, mode == 2)
     x, y, contact, escaped, wet, _ = p_walk(X, lead, wx, wy, nw, budget, mode, dry)
     if dry:
@@ -1544,7 +1544,6 @@ def move_unit(X, u, gx, gy, mode, dry):
                     wx,
                     wy,
                     xWS(X),
-                    xWI(X),
                     G[G_MATCH],
                 )
                 fmode = 1 if mode == 1 else (2 if mode == 2 else 0)
