@@ -15,6 +15,8 @@ generator state RNG, the dice SCRIPT, the trace buffer TR and the scratch arrays
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import carray, njit, types
 from numba.core import cgutils
@@ -49,7 +51,16 @@ assert SLOT * N_ARRAYS <= L.X_FN
 #: arrays of one match's state (copied by ``copy_state``)
 STATE_KEYS = (K_MF, K_MI, K_UI, K_G, K_GF, K_TER, K_RNG, K_SCRIPT)
 
-_NOWRAP = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+#: numba options of the engine's kernels.  ``error_model="numpy"``: no division-by-zero
+#: checks in the hot loops (a division by zero would give inf/nan, not an exception; no
+#: kernel divides by zero in a legal match, and ``check_invariants`` guards the state)
+JIT: dict[str, Any] = {"cache": True, "error_model": "numpy"}
+#: kernels called only from other kernels (no wrapper for Python or C callers)
+INNER = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+#: the subsystems called by address through the function table (``calls_nb``)
+BY_ADDRESS = {**JIT, "no_cpython_wrapper": True}
+#: small helpers inlined into their callers by numba
+INLINE = {**JIT, "inline": "always"}
 
 
 @intrinsic
@@ -63,7 +74,7 @@ def _as_pointer(typingctx, addr):
     return sig, codegen
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def new_context():
     """A zeroed context array and its meminfo-free view (every function the view is passed
     to would otherwise reference-count it); the owner must outlive the view."""
@@ -71,7 +82,7 @@ def new_context():
     return owner, carray(_as_pointer(owner.ctypes.data), (X_SIZE,), np.int64)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def register(X, k, a):
     """Record array ``a`` (C-contiguous) in slot ``k`` of ``X``."""
     b = SLOT * k
@@ -80,51 +91,51 @@ def register(X, k, a):
         X[b + 1 + i] = a.shape[i]
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def _i1(X, k):
     b = SLOT * k
     return carray(_as_pointer(X[b]), (X[b + 1],), np.int64)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def _i2(X, k):
     b = SLOT * k
     return carray(_as_pointer(X[b]), (X[b + 1], X[b + 2]), np.int64)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def _f1(X, k):
     b = SLOT * k
     return carray(_as_pointer(X[b]), (X[b + 1],), np.float64)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def _f2(X, k):
     b = SLOT * k
     return carray(_as_pointer(X[b]), (X[b + 1], X[b + 2]), np.float64)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xSI(X):
     return _i2(X, K_SI)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xSF(X):
     return _f2(X, K_SF)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xUS(X):
     return _i2(X, K_US)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xMIS(X):
     return _f2(X, K_MIS)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xTAB(X):
     b = SLOT * K_TAB
     return carray(
@@ -134,73 +145,73 @@ def xTAB(X):
     )
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xOPT(X):
     return _i1(X, K_OPT)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xSCEN(X):
     return _f2(X, K_SCEN)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xMF(X):
     return _f2(X, K_MF)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xMI(X):
     return _i2(X, K_MI)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xUI(X):
     return _i2(X, K_UI)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xG(X):
     return _i1(X, K_G)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xGF(X):
     return _f1(X, K_GF)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xTER(X):
     return _f2(X, K_TER)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xRNG(X):
     b = SLOT * K_RNG
     return carray(_as_pointer(X[b]), (X[b + 1],), np.uint64)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xSCRIPT(X):
     return _i1(X, K_SCRIPT)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xTR(X):
     return _i2(X, K_TR)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xWS(X):
     return _f1(X, K_WS)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def xWI(X):
     return _i1(X, K_WI)
 
 
-@njit(**_NOWRAP)
+@njit(**INNER)
 def copy_state(X, X2):
     """Copy one match's state from ``X`` into the arrays of ``X2`` (lookahead rollouts)."""
     xMF(X2)[:] = xMF(X)

@@ -26,6 +26,7 @@ from analyzer.games.rapture.match.calls_nb import (
     p_start_activation,
 )
 from analyzer.games.rapture.match.context_nb import (
+    INNER,
     xG,
     xMI,
     xMIS,
@@ -95,14 +96,14 @@ from analyzer.games.rapture.match.state_nb import ev
 MAX_ACTIONS_PER_ACTIVATION = 24
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def policy_of(X, side):
     """The side's policy for greedy-level decisions (lookahead players react greedily)."""
     p = xG(X)[G_POL0 + side]
     return np.int64(1) if p == P_LOOKAHEAD else p
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def do_action(X, u, C, i):
     """Perform candidate ``i`` of unit ``u``; returns True when the activation ends (retreat)."""
     SI = xSI(X)
@@ -150,7 +151,7 @@ def do_action(X, u, C, i):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def finish_activation(X, u, policy, C):
     """The actions of an activation with the random or greedy policy ("Activation Phase":
     actions in any order until the unit stops, has nothing left or retreats)."""
@@ -170,7 +171,7 @@ def finish_activation(X, u, policy, C):
             break
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def drive(X, C, max_activations, stop_at_lookahead):
     """Play the game on from its current step (``G_PHASE``) with the random/greedy policies.
 
@@ -233,7 +234,7 @@ def drive(X, C, max_activations, stop_at_lookahead):
             return np.int64(-1)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _side_can_activate(X, side):
     """ "Activation Phase": a unit not yet activated this round and without Escape Marker."""
     US = xUS(X)

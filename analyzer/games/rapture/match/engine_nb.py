@@ -24,6 +24,8 @@ from analyzer.games.rapture.match.calls_nb import (
     p_wound,
 )
 from analyzer.games.rapture.match.context_nb import (
+    BY_ADDRESS,
+    INNER,
     xG,
     xMF,
     xMI,
@@ -202,7 +204,7 @@ MAX_ACTIONS_PER_ACTIVATION = 24
 
 
 # ------------------------------------------------------------------ attacks
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def strike(X, kind, attackers, na, t, dodged, cover, lof):
     """One attack roll of ``na`` models (combined dice) at model ``t``.
 
@@ -262,7 +264,7 @@ def strike(X, kind, attackers, na, t, dodged, cover, lof):
     return w
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _block_and_wound(X, t, hits, ranged, cover, side, au, a0):
     SI = xSI(X)
     MI = xMI(X)
@@ -280,7 +282,7 @@ def _block_and_wound(X, t, hits, ranged, cover, side, au, a0):
     return w
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _forced_cc(X, can_dodge, can_cb):
     """A reaction to a close combat attack forced by a rule test (-1: let the AI decide)."""
     forced = xG(X)[G_FORCE_REACTION]
@@ -293,13 +295,13 @@ def _forced_cc(X, can_dodge, can_cb):
     return np.int64(RE_NONE)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _policy(X, side):
     p = xG(X)[G_POL0 + side]
     return 1 if p == P_LOOKAHEAD else p
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _reaction_order(X, units, nu):
     """ "Actions and Reactions": affected units react in descending order of combat value."""
     for a in range(1, nu):
@@ -312,12 +314,12 @@ def _reaction_order(X, units, nu):
         units[b + 1] = v
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _unit_cv(X, u):
     return unit_ini(X, u, xOPT(X)[O_BAND_INI])
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _scratch(X, k, n):
     """Scratch list ``k`` (``n`` <= 48 entries) of the attack actions, in ``WI`` (no
     allocation per attack; each list belongs to one function, none is re-entered)."""
@@ -325,7 +327,7 @@ def _scratch(X, k, n):
     return xWI(X)[b : b + n]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _pay_attack(X, actor, limit_col):
     """An attack action: 1 AP from the actor's pool and one use of the round limit in
     ``limit_col`` (close combat or ranged); returns the actor's unit and side."""
@@ -338,7 +340,7 @@ def _pay_attack(X, actor, limit_col):
     return u, xUS(X)[u, US_SIDE]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _affected_units(X, targets, n, units):
     """The units of the ``n`` target models, each once, into ``units`` in the order in which
     they react ("Actions and Reactions"); returns how many."""
@@ -357,7 +359,7 @@ def _affected_units(X, targets, n, units):
     return nu
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _group_of(models, targets, done, i, n, group):
     """The models (from ``i`` on, not yet ``done``) aiming at ``targets[i]``, into ``group``
     (one roll per target model); marks them done and returns how many."""
@@ -371,7 +373,7 @@ def _group_of(models, targets, done, i, n, group):
     return ng
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def do_close_combat(X, actor, target):
     """ "Action: Close Combat Attack" (1 AP, 2/round) with "Dodge" and "Counterblow".
 
@@ -537,7 +539,7 @@ def do_close_combat(X, actor, target):
                 )
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def do_ranged(X, actor, target):
     """ "Action: Ranged Attack" (1 AP, 2/round) with "Reaction: Seek Shelter".
 
@@ -631,7 +633,7 @@ def do_ranged(X, actor, target):
     _ = G
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def countershots(X, u, contact):
     """ "Reaction: Countershot" against unit ``u`` charging into model ``contact``'s unit.
 
@@ -729,7 +731,7 @@ def countershots(X, u, contact):
     return UI[u, UI_STATUS] == 0
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def do_move(X, u, gx, gy, charge, target):
     """ "Action: Movement Action" (1 AP paid by the leader / the squad, 2/round).
 
@@ -795,7 +797,7 @@ def do_move(X, u, gx, gy, charge, target):
     after_move(X, u)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def after_move(X, u):
     """Water rolls of the models that moved through water, rescue, mission delivery."""
     US = xUS(X)
@@ -813,7 +815,7 @@ def after_move(X, u):
     check_delivery(X, u)
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def do_retreat(X, u, dx, dy):
     """ "Action: Retreat": 1 RP and 3 MP (fewer if fewer are left), half MOV (rounded down)
     in a straight line; the activation ends.  An Escape box marked by it gives the Escape
@@ -851,7 +853,7 @@ def do_retreat(X, u, dx, dy):
         lose_mp(X, u, np.int64(RETREAT_MP), self_credit(X, u))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def check_delivery(X, u):
     """Carry mission: the carrier's base touches the owner's delivery zone -> mission VP."""
     SF = xSF(X)
@@ -876,7 +878,7 @@ def check_delivery(X, u):
         award_vp(X, side, np.int64(MIS[k, M_VP]), np.int64(2), u)
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def after_action(X):
     """Markers and end checks after every action."""
     refresh_engaged(X)
@@ -886,7 +888,7 @@ def after_action(X):
     check_wipeout(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def check_wipeout(X):
     """ "End of the Game": a player without operational units ends the game."""
     G = xG(X)
@@ -900,7 +902,7 @@ def check_wipeout(X):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _has_operational(X, side):
     US = xUS(X)
     for u in range(US.shape[0]):  # noqa: SIM110 (no generators in numba kernels)
@@ -909,7 +911,7 @@ def _has_operational(X, side):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def check_invariants(X):
     """Count violations: negative AP/RP, round limits, double activations, overlapping bases,
     living models of removed units, victory points that do not add up."""
@@ -972,7 +974,7 @@ def check_invariants(X):
 
 
 # ------------------------------------------------------------- activation
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def start_activation(X, u):
     """Start of an activation: "Poison Marker" (-1 AP, one marker off), "Bodies of Water"
     (roll again while still in water), "Engaging" at the beginning of the activation."""
@@ -1002,7 +1004,7 @@ def start_activation(X, u):
         p_restore_formation(X, u, np.bool_(True))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def mission_vp(X, when):
     """Mission VP counted in a phase: "hold an area" (a hero, leader or squad of the owner
     touching the area; optionally only when no opposing unit touches it)."""
@@ -1039,7 +1041,7 @@ def mission_vp(X, when):
             award_vp(X, side, np.int64(MIS[k, M_VP]), np.int64(2), np.int64(-1))
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def preparation(X):
     """ "Preparation Phase" in the rulebook's order: victory points, formation, AP/RP,
     escape movements, ascension (no card in the catalogue triggers one), activation order."""
@@ -1077,7 +1079,7 @@ def preparation(X):
     check_wipeout(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def roll_off(X):
     """1D6 each, the higher roll goes first, ties roll again.  Returns (winner, packed)."""
     while True:
@@ -1087,7 +1089,7 @@ def roll_off(X):
             return (0 if a > b else 1), a * 10 + b
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def first_in_round_one(X, first, roll):
     """Round 1: "If one of your battlegroups starts the game with less than 100 points, the
     player commanding that battlegroup gets to determine who gets to do the first
@@ -1118,13 +1120,13 @@ def first_in_round_one(X, first, roll):
     return choice, roll
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def can_activate(X, u):
     UI = xUI(X)
     return UI[u, UI_STATUS] == 0 and UI[u, UI_ACT] == 0 and UI[u, UI_MK + MK_ESCAPE] == 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def side_can_activate(X, side):
     US = xUS(X)
     for u in range(US.shape[0]):  # noqa: SIM110 (no generators in numba kernels)
@@ -1133,7 +1135,7 @@ def side_can_activate(X, side):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def cleanup(X):
     """ "Cleanup Phase": victory points, status effects (Fire Markers: damage equal to their
     number, then one is removed), unused AP/RP lost, engaging."""
@@ -1163,7 +1165,7 @@ def cleanup(X):
     check_wipeout(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def end_of_game(X):
     """ "End of the Game": units with an Escape Marker count as casualties (VP to the side
     that erased their last MP); the side with more VP wins."""

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.dice.random_nb import next_u64
+from analyzer.games.rapture.match.context_nb import INNER
 from analyzer.games.rapture.match.layout import (
     BOARD,
     CONTACT,
@@ -63,19 +64,19 @@ from analyzer.games.rapture.match.layout import (
 _INF = 1e30
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def uniform(rng):
     """A float in [0, 1) from the match generator (53 random bits)."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def edge_distance(x0, y0, r0, x1, y1, r1):
     """Base edge to base edge ("Measure Properly!"); negative when the bases overlap."""
     return math.sqrt((x1 - x0) ** 2 + (y1 - y0) ** 2) - r0 - r1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def bases_within(MF, SF, a, b, gap):
     """The bases of models ``a`` and ``b`` are at most ``gap`` apart (edge to edge); far
     pairs are rejected on one axis first, without the square root."""
@@ -88,7 +89,7 @@ def bases_within(MF, SF, a, b, gap):
     )
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def circle_rect_gap(px, py, r, x0, y0, x1, y1):
     """Distance from a base's edge to a rectangle (negative: the base overlaps it)."""
     dx = max(x0 - px, 0.0, px - x1)
@@ -99,7 +100,7 @@ def circle_rect_gap(px, py, r, x0, y0, x1, y1):
     return -inside - r
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
     """Parameters (t_in, t_out) of the segment inside the open rectangle; t_in >= t_out: none.
 
@@ -111,7 +112,7 @@ def seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
     return _slab(t0, t1, y0, y1 - y0, ry0, ry1)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _slab(t0, t1, p0, d, lo, hi):
     """(t0, t1) narrowed to where p0 + t d lies strictly between lo and hi (one axis)."""
     if abs(d) < 1e-12:
@@ -125,14 +126,14 @@ def _slab(t0, t1, p0, d, lo, hi):
     return max(t0, ta), min(t1, tb)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def seg_hits_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1):
     """True when the segment passes through the rectangle's interior."""
     t0, t1 = seg_rect(x0, y0, x1, y1, rx0, ry0, rx1, ry1)
     return t1 - t0 > 1e-9
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def seg_point_distance(x0, y0, x1, y1, px, py):
     """Distance from a point to a segment, and the segment parameter of the closest point."""
     dx = x1 - x0
@@ -146,7 +147,7 @@ def seg_point_distance(x0, y0, x1, y1, px, py):
     return math.sqrt(qx * qx + qy * qy), t
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def first_contact(px, py, vx, vy, cx, cy, rr):
     """First t in [0, 1] at which a point moving p + t v comes within ``rr`` of c (2.0: never).
 
@@ -171,7 +172,7 @@ def first_contact(px, py, vx, vy, cx, cy, rr):
     return t
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def corridor_line(ax, ay, ar, bx, by, br, k, nlines):
     """The k-th sight segment of the corridor between two bases."""
     if nlines == 1:
@@ -187,7 +188,7 @@ def corridor_line(ax, ay, ar, bx, by, br, k, nlines):
     return ax + s * ar * nx, ay + s * ar * ny, bx + s * br * nx, by + s * br * ny
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def sight(TER, nt, MF, MI, SI, SF, n_models, ma, mb, ax, ay, bx, by, nlines):
     """Line of sight and cover from model ``ma`` standing at (ax, ay) to model ``mb`` at (bx, by).
 
@@ -251,7 +252,7 @@ def sight(TER, nt, MF, MI, SI, SF, n_models, ma, mb, ax, ay, bx, by, nlines):
     return 1 if cover else 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def line_of_fire(MF, MI, SI, SF, n_models, ma, mb, nlines):
     """ "Getting into the Line of Fire": the opposing model closest to the target in the way.
 
@@ -293,7 +294,7 @@ def line_of_fire(MF, MI, SI, SF, n_models, ma, mb, nlines):
 
 
 # ------------------------------------------------------------------ paths
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def solid_clear(TER, nt, x0, y0, x1, y1, infl):
     """True when the segment crosses no solid piece (buildings, impassable) grown by ``infl``."""
     for p in range(nt):
@@ -313,7 +314,7 @@ def solid_clear(TER, nt, x0, y0, x1, y1, infl):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def point_free_of_solids(TER, nt, x, y, r):
     """True when a base at (x, y) overlaps no solid piece and lies on the battlefield."""
     if x < r or y < r or x > BOARD - r or y > BOARD - r:
@@ -326,7 +327,7 @@ def point_free_of_solids(TER, nt, x, y, r):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def corner_slot(TER, nt, r, WS, key):
     """Offset in ``WS`` of the path-planning cache for radius ``r`` in match ``key`` (see
     ``layout.WS_GEO``), filled on first use (in a scratch slot, filled afresh, once every
@@ -376,7 +377,7 @@ def corner_slot(TER, nt, r, WS, key):
     return b
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _corner_paths(WS, b, nc):
     """Shortest paths between all corners of slot ``b`` (Floyd-Warshall over the corners
     that see each other): lengths in ``GEO_DIST``, the next corner on each path in
@@ -412,7 +413,7 @@ def _corner_paths(WS, b, nc):
                     NXT[i * nc + j] = NXT[i * nc + k]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def slot_clear(WS, b, x0, y0, x1, y1):
     """:func:`solid_clear` with the grown solid pieces of cache slot ``b``."""
     for k in range(np.int64(WS[b + 3])):
@@ -422,7 +423,7 @@ def slot_clear(WS, b, x0, y0, x1, y1):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _paths_from(WS, b, x, y):
     """Shortest distances from (x, y) to every corner of slot ``b``: to ``GEO_SDIST``, with
     the first corner of each path in ``GEO_SFIRST`` and the corners reached, nearest first,
@@ -461,7 +462,7 @@ def _paths_from(WS, b, x, y):
     WS[b + GEO_START + 2] = n
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, key):
     """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
 
@@ -517,7 +518,7 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, key):
     return k + 1, best
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def point_along(x, y, wx, wy, n, budget):
     """The point reached after ``budget`` cm along the polyline, ignoring terrain costs."""
     px = x

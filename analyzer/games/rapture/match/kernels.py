@@ -28,6 +28,7 @@ from analyzer.games.rapture.match import (
 )
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.calls_nb import SIGS
+from analyzer.games.rapture.match.context_nb import JIT
 
 I1 = types.int64[::1]
 I2 = types.int64[:, ::1]
@@ -130,4 +131,4 @@ def function_table() -> np.ndarray:
 @functools.cache
 def block_runner() -> Any:
     """``match_nb.run_block`` compiled for ``RUN_BLOCK_SIG``, releasing the GIL."""
-    return njit(RUN_BLOCK_SIG, cache=True, nogil=True)(match_nb.run_block)
+    return njit(RUN_BLOCK_SIG, nogil=True, **JIT)(match_nb.run_block)

@@ -30,6 +30,7 @@ from analyzer.games.rapture.match.calls_nb import (
     p_value_at,
 )
 from analyzer.games.rapture.match.context_nb import (
+    INNER,
     copy_state,
     xG,
     xMF,
@@ -88,7 +89,7 @@ Z_GAIN = 1.5
 MAX_STEPS = 24
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def splitmix(x):
     z = x + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -96,7 +97,7 @@ def splitmix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def evaluate(X, side):
     """Value of a rollout's end for ``side``: the victory-point margin, plus ``LA_ALPHA``
     times the points still standing (each model weighted by its health left; units with an
@@ -144,7 +145,7 @@ def evaluate(X, side):
     return value
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def fork(X, X2, seed, r):
     """Rollout ``r``: the state of ``X`` copied into ``X2``, untraced, both sides greedy, with
     the ``r``-th random stream forked from ``seed`` (common to all candidates)."""
@@ -163,7 +164,7 @@ def fork(X, X2, seed, r):
     rng2[5] = 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def clear_winner(vals, n, rollouts):
     """Row of ``vals`` to play: 0 (the greedy choice) unless another row beats it by a clear
     margin, paired over the same random streams (mean gain above ``MIN_GAIN`` and
@@ -186,7 +187,7 @@ def clear_winner(vals, n, rollouts):
     return pick
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def activate_lookahead(X, u, C, C2, X2):
     """One activation of unit ``u`` played by the lookahead policy."""
     OPT = xOPT(X)
@@ -246,7 +247,7 @@ def activate_lookahead(X, u, C, C2, X2):
             break
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def choose_unit_lookahead(X, u_greedy, C2, X2):
     """The unit a lookahead player activates: the greedy choice, unless another unit that
     may still be activated does clearly better when its activation (played greedily) and

@@ -34,6 +34,8 @@ from analyzer.games.rapture.match.calls_nb import (
     p_wound,
 )
 from analyzer.games.rapture.match.context_nb import (
+    INNER,
+    JIT,
     K_G,
     K_GF,
     K_MF,
@@ -212,7 +214,7 @@ U_STATUS, U_VP, U_DEALT, U_TAKEN, U_CREDIT = range(5)
 U_COLS = 5
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def new_state(S, trace_rows):
     """Fresh arrays for one match (``D``), sized for the match-up."""
     SI = S[0]
@@ -232,7 +234,7 @@ def new_state(S, trace_rows):
     return (MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def seed_match(rng, block_state, index):
     """The match generator from its block's state and its index in the block."""
     for w in range(4):
@@ -243,7 +245,7 @@ def seed_match(rng, block_state, index):
     rng[5] = 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def reset(X, k, trace, check):
     """Start-of-match values: every model on its card, every counter at zero."""
     SI = xSI(X)
@@ -287,14 +289,14 @@ def reset(X, k, trace, check):
 
 
 # ------------------------------------------------------------------ terrain
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _rect_gap(a0, a1, a2, a3, b0, b1, b2, b3):
     dx = max(b0 - a2, a0 - b2, 0.0)
     dy = max(b1 - a3, a1 - b3, 0.0)
     return np.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _spaced(TER, k, x0, y0, w, h, from_buildings, from_others):
     """A w x h piece at (x0, y0) keeps these gaps from the first ``k`` pieces."""
     for p in range(k):
@@ -305,7 +307,7 @@ def _spaced(TER, k, x0, y0, w, h, from_buildings, from_others):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _set_piece(TER, k, kind, x0, y0, x1, y1):
     """A terrain piece with the rulebook's effects ("4. Terrain"): buildings block LoS and
     movement, small obstacles do neither; both give cover through obstacles."""
@@ -319,7 +321,7 @@ def _set_piece(TER, k, kind, x0, y0, x1, y1):
     TER[k, TSOLID] = 1.0 if kind == T_BUILDING else 0.0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def generate_terrain(X):
     """ "Set Up the Terrain": 3-4 buildings and 5-6 small obstacles, none in a deployment
     zone, buildings at least 10 cm apart, spread over the battlefield (one building per
@@ -371,7 +373,7 @@ def generate_terrain(X):
     return k
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def setup_terrain(X):
     SCEN = xSCEN(X)
     OPT = xOPT(X)
@@ -404,7 +406,7 @@ def setup_terrain(X):
 
 
 # ----------------------------------------------------------------- missions
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def frame(X, side, x, y):
     """Owner's frame (y from the owner's edge) to battlefield coordinates."""
     if _own_edge_low(X, side):
@@ -412,7 +414,7 @@ def frame(X, side, x, y):
     return BOARD - x, BOARD - y
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def setup_missions(X):
     """ "Choose Your Missions": each player shuffles three mission cards and draws one;
     mission objectives are placed (objects moved to the nearest free spot off solid
@@ -447,7 +449,7 @@ def setup_missions(X):
             G[G_TARGET0 + side] = best
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _free_point(X, x, y):
     TER = xTER(X)
     nt = xG(X)[G_NT]
@@ -464,7 +466,7 @@ def _free_point(X, x, y):
 
 
 # --------------------------------------------------------------- deployment
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def deploy(X):
     """ "Deploy Your Battlegroups": starting with the player with more units (ties: roll-off),
     players alternately place one unit in their 10 cm deployment zone (in list order, at a
@@ -495,14 +497,14 @@ def deploy(X):
     refresh_engaged(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _in_zone(X, side, y, r):
     if _own_edge_low(X, side):
         return y - r >= 0.0 and y + r <= DEPLOY_DEPTH
     return y - r >= BOARD - DEPLOY_DEPTH and y + r <= BOARD
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _place_unit(X, u):
     SF = xSF(X)
     US = xUS(X)
@@ -563,7 +565,7 @@ def _place_unit(X, u):
 
 
 # -------------------------------------------------------------------- match
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def swap_of(OPT, k):
     """1 when match ``k`` swaps the deployment edges (``swap_edges``): odd matches; with
     ``first=alternate`` (the first player alternates by match parity, unless a sweep forces
@@ -576,7 +578,7 @@ def swap_of(OPT, k):
     return k % 2
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def play_match(X, C, C2, X2, k, trace, check):
     """One whole match (set-up, rounds, end), with the match generator already seeded."""
     OPT = xOPT(X)
@@ -592,7 +594,7 @@ def play_match(X, C, C2, X2, k, trace, check):
         p_activate_lookahead(X, u, C, C2, X2)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def setup_match(X):
     """ "2. Game Setup": terrain, missions and deployment."""
     setup_terrain(X)
@@ -600,7 +602,7 @@ def setup_match(X):
     deploy(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def record(X, REC, UREC, row):
     US = xUS(X)
     UI = xUI(X)
@@ -628,7 +630,7 @@ def record(X, REC, UREC, row):
         UREC[row, u, U_CREDIT] = UI[u, UI_CREDIT]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def make_context(S, D, FN, X):
     """Fill context ``X`` with the static arrays ``S``, the match arrays ``D`` and the
     function addresses ``FN``."""
@@ -654,7 +656,7 @@ def make_context(S, D, FN, X):
     register(X, K_WI, D[10])
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def candidate_view(C0):
     """Candidate buffer as a meminfo-free view (see ``context_nb``)."""
     return carray(_as_pointer(C0.ctypes.data), C0.shape, np.float64)
@@ -712,7 +714,7 @@ def run_block(S, FN, state, first, count, REC, UREC, check, TR, trace):  # pragm
 ) = range(19)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1, a2, a3, f0, f1):
     """One engine operation on a hand-built position (rule tests; see ``sandbox.py``)."""
     D = (MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI)

@@ -32,6 +32,8 @@ from analyzer.games.rapture.match.calls_nb import (
     p_walk,
 )
 from analyzer.games.rapture.match.context_nb import (
+    BY_ADDRESS,
+    INNER,
     xG,
     xGF,
     xMF,
@@ -193,7 +195,7 @@ RP_COST = 0.4
 
 
 # -------------------------------------------------------------- exact tables
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def tail(TAB, n, h, d, at, w):
     """P(wounds >= w): ``n`` dice hitting on ``h``+ against ``d`` block dice at ``at``+."""
     if w <= 0:
@@ -206,7 +208,7 @@ def tail(TAB, n, h, d, at, w):
     return TAB[n, h, d, 0 if at <= 4 else 1, 0, w]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def capped_mean(TAB, n, h, d, at, red, cap):
     """E[min(max(W - red, 0), cap)]: expected wounds after a damage reduction, capped."""
     if n <= 0 or cap <= 0:
@@ -220,7 +222,7 @@ def capped_mean(TAB, n, h, d, at, red, cap):
     return TAB[n, h, d, b, 1, hi] - TAB[n, h, d, b, 1, lo]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def kill_value(X, t, side):
     """Victory points ``side`` gains at once when model ``t`` is removed."""
     SI = xSI(X)
@@ -250,7 +252,7 @@ def kill_value(X, t, side):
     return vp
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def attack_value(X, n, h, t, ranged, cover, side):
     """Expected value (VP units) and kill chance of ``n`` dice hitting on ``h``+ at model t."""
     if n <= 0 or xMI(X)[t, MI_ALIVE] == 0:
@@ -258,7 +260,7 @@ def attack_value(X, n, h, t, ranged, cover, side):
     return attack_value_kv(X, n, h, t, ranged, cover, kill_value(X, t, side))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def attack_value_kv(X, n, h, t, ranged, cover, kv):
     """:func:`attack_value` with the kill's value ``kv`` (``kill_value``) known."""
     SI = xSI(X)
@@ -271,7 +273,7 @@ def attack_value_kv(X, n, h, t, ranged, cover, kv):
     return _value_on(TAB, n, h, dfn, at, red, SI[t, SI_HP] - MI[t, MI_WOUNDS], SF[t, SF_VPH], kv)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _value_on(TAB, n, h, dfn, at, red, left, vph, kv):
     """:func:`attack_value_kv` on a model with ``left`` HP, its block values known."""
     ew = capped_mean(TAB, n, h, dfn, at, red, left)
@@ -280,7 +282,7 @@ def _value_on(TAB, n, h, dfn, at, red, left, vph, kv):
 
 
 # ---------------------------------------------------------------- helpers
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _add(C, n, kind, actor, target, x, y, score):
     if n >= MAX_CAND:
         return n
@@ -293,7 +295,7 @@ def _add(C, n, kind, actor, target, x, y, score):
     return n + 1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def actor_blocked(X, m):
     """ "Reaction: Seek Shelter": a unit with a Shelter Marker may only Get Up (the marker
     sits on the leader of a band; apprentices act freely)."""
@@ -302,7 +304,7 @@ def actor_blocked(X, m):
     return SI[m, SI_MARKERS] == 1 and UI[SI[m, SI_UNIT], UI_MK + MK_SHELTER] > 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def squad_members(X, u, out):
     """Living models of unit ``u`` into ``out``; returns how many."""
     US = xUS(X)
@@ -316,7 +318,7 @@ def squad_members(X, u, out):
     return k
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def sight_at(X, a, b, ax, ay, bx, by, nlines):
     """``geometry_nb.sight`` in this match: model ``a`` standing at (ax, ay) to model ``b``
     at (bx, by); -1 no LoS, 0 visible, 1 visible in cover."""
@@ -326,7 +328,7 @@ def sight_at(X, a, b, ax, ay, bx, by, nlines):
     )
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def can_shoot(X, m, t, x, y):
     """Model m standing at (x, y) may shoot model t: weapon, range, LoS, neither in close
     combat, not swimming ("Action: Ranged Attack", "Bodies of Water").  Returns the cover
@@ -350,7 +352,7 @@ def can_shoot(X, m, t, x, y):
 
 
 # -------------------------------------------------------------- positions
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def closest_to_objective(X, u):
     """Unit u is the own unit closest to its mission's area (hold) or to the object lying on
     the ground (carry): only that unit is drawn to it.  The same for every position scored in
@@ -390,7 +392,7 @@ def closest_to_objective(X, u):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def objective_at(X, u, x, y):
     """Mission terms of a position for unit u (VP units)."""
     SF = xSF(X)
@@ -446,7 +448,7 @@ def objective_at(X, u, x, y):
     return value
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def area_gap(X, side, x, y, r):
     """Distance from a base at (x, y) to ``side``'s mission area (<= CONTACT: touching)."""
     MIS = xMIS(X)
@@ -461,7 +463,7 @@ def area_gap(X, side, x, y, r):
     return circle_rect_gap(x, y, r, x0, y0, x1, y1)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def area_rect(X, side):
     """Absolute rectangle of a rectangular mission area (owner's frame mirrored)."""
     MIS = xMIS(X)
@@ -486,7 +488,7 @@ DECAY = 1.0 / GAMMA - 1.0
 FUT_W = 1.0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _gpow(activations):
     """Discount of an attack ``activations`` activations away: 1 / (1 + DECAY * a), at least
     one activation (continuous, so every step towards a target counts)."""
@@ -498,7 +500,7 @@ def _gpow(activations):
 G_MAX = 1.0 / (1.0 + DECAY * 1.0)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def prepare_values(X, u, W):
     """Per opposing model: the value of unit u's close combat / ranged attacks on it (with and
     without cover) and the value of its attacks on u's lead model (threat)."""
@@ -561,7 +563,7 @@ def prepare_values(X, u, W):
                 W[t, W_THR_RNG_COVER] = v * fac
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     """Greedy value of unit u's lead model standing at (x, y) with ``ap_left`` AP.
 
@@ -664,7 +666,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     return total, imm, threat
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _unit_has_weapon(X, u):
     SI = xSI(X)
     US = xUS(X)
@@ -676,7 +678,7 @@ def _unit_has_weapon(X, u):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def reach_point(X, lead, gx, gy, charge):
     """Where the lead model gets moving towards (gx, gy): the planned path walked without
     dice (``state_nb.walk`` in dry mode: other models, terrain costs), and the path length.
@@ -698,7 +700,7 @@ def reach_point(X, lead, gx, gy, charge):
     return ex, ey, length, contact
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def candidates(X, u, C, greedy):
     """Legal actions of unit ``u`` into ``C``; with ``greedy`` each gets its greedy score.
 
@@ -1010,7 +1012,7 @@ def candidates(X, u, C, greedy):
     return n
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
     """A move candidate towards (gx, gy), scored by the change of the position value."""
     SF = xSF(X)
@@ -1029,7 +1031,7 @@ def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
     return _add(C, n, np.int64(A_MOVE), lead, np.int64(-1), gx, gy, score)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _countershot_risk(X, u, lead, t):
     """Expected value of the countershots the charged unit can fire at the charging model."""
     SI = xSI(X)
@@ -1074,12 +1076,12 @@ def _countershot_risk(X, u, lead, t):
     return risk
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _touch(X, a, b):
     return bases_within(xMF(X), xSF(X), a, b, CONTACT)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _enemy_centroid(X, side):
     SI = xSI(X)
     MF = xMF(X)
@@ -1097,7 +1099,7 @@ def _enemy_centroid(X, side):
     return sx / k, sy / k
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _area_point(X, side):
     MIS = xMIS(X)
     GF = xGF(X)
@@ -1109,7 +1111,7 @@ def _area_point(X, side):
     return 0.5 * (x0 + x1), 0.5 * (y0 + y1)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _cc_score(X, a, t, dice, side):
     """Close combat attack: expected value minus the expected counterblow and dodge."""
     SI = xSI(X)
@@ -1132,7 +1134,7 @@ def _cc_score(X, a, t, dice, side):
     return v + 0.01
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _ranged_score(X, a, t, dice, cover, side):
     """Ranged attack: expected value, assuming the target seeks shelter when that helps it."""
     SI = xSI(X)
@@ -1154,7 +1156,7 @@ def _ranged_score(X, a, t, dice, cover, side):
     return v + 0.01
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _retreat(X, u, C, n, greedy):
     """ "Action: Retreat": tied in close combat, 1 RP (and 3 MP), half MOV straight away."""
     SI = xSI(X)
@@ -1221,7 +1223,7 @@ def _retreat(X, u, C, n, greedy):
     return _add(C, n, np.int64(A_RETREAT), lead, np.int64(-1), dx, dy, score)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _pickup(X, u, C, n, greedy):
     """Mission ability: pick up the own object in B2B (apprentices may not)."""
     SF = xSF(X)
@@ -1259,7 +1261,7 @@ def _pickup(X, u, C, n, greedy):
 
 
 # --------------------------------------------------------------- choosing
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def pick(C, n, policy, rng):
     """Index of the chosen candidate: uniform (random) or the best score (greedy)."""
     if policy == P_RANDOM:
@@ -1271,7 +1273,7 @@ def pick(C, n, policy, rng):
     return best
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def unit_urgency(X, u, kv):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in
@@ -1325,7 +1327,7 @@ def unit_urgency(X, u, kv):
     return best + threatened
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def choose_unit(X, side, policy):
     """The unit to activate: uniform (random) or the most urgent (greedy, lookahead)."""
     rng = xRNG(X)
@@ -1377,7 +1379,7 @@ def choose_unit(X, side, policy):
 
 
 # -------------------------------------------------------------- reactions
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def want_countershot(X, cu, shooters, ns, target, policy, rng):
     """ "Reaction: Countershot" against a charge: random (half the time), or greedy when the
     expected value of the shots beats their RP."""
@@ -1404,7 +1406,7 @@ def want_countershot(X, cu, shooters, ns, target, policy, rng):
     return total > 2.0 * RP_COST * ns
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def cc_reaction(X, reactor, attacker, target, dice, can_dodge, can_cb, policy, rng):
     """Reaction to a close combat attack: none, "Dodge" (1 RP) or "Counterblow" (2 RP)."""
     if not can_dodge and not can_cb:
@@ -1453,7 +1455,7 @@ def cc_reaction(X, reactor, attacker, target, dice, can_dodge, can_cb, policy, r
     return best
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def want_shelter(X, tu, target, shooter, dice, cover, policy, rng):
     """ "Reaction: Seek Shelter": random (half the time), or greedy when the expected value
     saved beats 1 RP and the AP needed to get up again."""

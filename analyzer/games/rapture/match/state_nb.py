@@ -29,6 +29,9 @@ from analyzer.games.rapture.match.calls_nb import (
     p_wound,
 )
 from analyzer.games.rapture.match.context_nb import (
+    BY_ADDRESS,
+    INLINE,
+    INNER,
     xG,
     xGF,
     xMF,
@@ -200,7 +203,7 @@ OFFBOARD = -1000.0
 
 
 # ------------------------------------------------------------------- dice
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def d6(X):
     """One six-sided die: the next scripted face, else the match generator."""
     script = xSCRIPT(X)
@@ -211,7 +214,7 @@ def d6(X):
     return roll_die(xRNG(X), np.int64(6))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def pool(X, n, at):
     """Successes among ``n`` d6 at ``at``+, and the faces packed in base 8 (first 21 dice).
 
@@ -232,7 +235,7 @@ def pool(X, n, at):
     return cnt, packed
 
 
-@njit(cache=True, inline="always")
+@njit(**INLINE)
 def ev(X, code, side, unit, model, tunit, tmodel, a, b, c, d, e, f):
     """Append one event to the trace buffer (only while tracing)."""
     G = xG(X)
@@ -259,14 +262,14 @@ def ev(X, code, side, unit, model, tunit, tmodel, a, b, c, d, e, f):
     G[G_NEV] = k + 1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def mm(x):
     """Centimetres as integer millimetres (trace events)."""
     return np.int64(round(x * 10.0))
 
 
 # ------------------------------------------------------------------ stats
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def refresh_model(X, m):
     """Current stats of model ``m``: card (with abilities) plus triggered bar effects.
 
@@ -306,7 +309,7 @@ def refresh_model(X, m):
             MI[m, MI_CS + s] = 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def refresh_unit(X, u):
     US = xUS(X)
     MI = xMI(X)
@@ -316,7 +319,7 @@ def refresh_unit(X, u):
             refresh_model(X, m)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def lead_model(X, u):
     """The model that moves first: the leader of a band, the first living model of a squad."""
     US = xUS(X)
@@ -331,19 +334,19 @@ def lead_model(X, u):
     return m if MI[m, MI_ALIVE] == 1 else -1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def on_field(X, u):
     return xUI(X)[u, UI_STATUS] == 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def operational(X, u):
     """ "Combat Value": on the battlefield and without an Escape Marker."""
     UI = xUI(X)
     return UI[u, UI_STATUS] == 0 and UI[u, UI_MK + MK_ESCAPE] == 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def unit_ini(X, u, leader_only):
     """A unit's INI for the combat value (a band: sum of its models' INI, or the leader's)."""
     US = xUS(X)
@@ -361,7 +364,7 @@ def unit_ini(X, u, leader_only):
     return total
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def combat_value(X, side, leader_only):
     """ "Combat Value": sum of the INI of a side's operational units."""
     US = xUS(X)
@@ -373,7 +376,7 @@ def combat_value(X, side, leader_only):
 
 
 # ---------------------------------------------------------- victory points
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def award_vp(X, side, amount, reason, unit):
     """Victory points to ``side`` (0 unit disabled, 1 bonus, 2 mission, 3 escape at the end)."""
     G = xG(X)
@@ -387,7 +390,7 @@ def award_vp(X, side, amount, reason, unit):
     ev(X, EV_VP, side, unit, -1, -1, -1, amount, reason, G[G_VP0 + side], 0, 0, 0)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def credit_disabled(X, side, points, unit, victim):
     """ "Disabled units": point costs as victory points; "Bonus": 30 VP once for 100 points or
     all units of the opposing player."""
@@ -407,7 +410,7 @@ def credit_disabled(X, side, points, unit, victim):
     check_bonus(X, side)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def check_bonus(X, side):
     US = xUS(X)
     G = xG(X)
@@ -424,7 +427,7 @@ def check_bonus(X, side):
 
 
 # --------------------------------------------------------------- casualties
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def drop_objects(X, u, x, y):
     """ "Object": carried objects stay where the unit's last model was removed."""
     UI = xUI(X)
@@ -440,7 +443,7 @@ def drop_objects(X, u, x, y):
     UI[u, UI_CARRY] = 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _take_off(X, m, credit_side):
     MF = xMF(X)
     MI = xMI(X)
@@ -452,7 +455,7 @@ def _take_off(X, m, credit_side):
     MF[m, MF_Y] = OFFBOARD
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def disable_unit(X, u, credit_side, credit_unit, escaped):
     """Remove a whole unit ("Casualties"; escaped units: "Escape and Rescue") and credit VP."""
     SI = xSI(X)
@@ -486,7 +489,7 @@ def disable_unit(X, u, credit_side, credit_unit, escaped):
     refresh_engaged(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def remove_model(X, m, credit_side, credit_unit):
     """ "Casualties": a model whose last HP box is marked is removed.  A band's leader takes
     the band with it; an apprentice alone is worth its own points; a squad (and its points)
@@ -519,7 +522,7 @@ def remove_model(X, m, credit_side, credit_unit):
     )  # hero, vehicle, leader, last squad model
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def wound_model(X, m, w, credit_side, credit_unit):
     """Mark ``w`` HP boxes of model ``m`` ("Health Points"); returns 1 when it is removed."""
     SI = xSI(X)
@@ -561,7 +564,7 @@ def wound_model(X, m, w, credit_side, credit_unit):
     return 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def damage_unit(X, u, amount, credit_side, dmg_red):
     """Damage to a unit as a whole (Fire Markers): its lead model, spilling over in a squad."""
     US = xUS(X)
@@ -588,7 +591,7 @@ def damage_unit(X, u, amount, credit_side, dmg_red):
 
 
 # ------------------------------------------------------------------ morale
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def lose_mp(X, u, amount, credit_side):
     """Mark ``amount`` MP boxes ("Health Points / Morale Points"); the Escape box gives the
     Escape Marker and the escape movement.  ``credit_side`` erased the MP (VP on escape)."""
@@ -629,7 +632,7 @@ def lose_mp(X, u, amount, credit_side):
         give_escape(X, u, credit_side)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def restore_mp(X, u, amount):
     """Restore MP; "The Escape Marker is removed as soon as the unit restores at least 1 MP"."""
     US = xUS(X)
@@ -662,7 +665,7 @@ def restore_mp(X, u, amount):
             ev(X, EV_MARKER, US[u, US_SIDE], u, -1, -1, -1, MK_ESCAPE, -1, 0, 0, 0, 0)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def give_escape(X, u, credit_side):
     """ "Escape and Rescue": Escape Marker, Shelter Marker removed, objects dropped, and the
     escape movement at once (even out of close combat)."""
@@ -677,7 +680,7 @@ def give_escape(X, u, credit_side):
     p_escape_move(X, u)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def self_credit(X, u):
     """Side credited when a unit's own action erased its last MP (retreat)."""
     OPT = xOPT(X)
@@ -685,7 +688,7 @@ def self_credit(X, u):
 
 
 # ----------------------------------------------------------------- markers
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def add_marker(X, u, kind, n, credit_side):
     """ "Status Effects and Status Markers" (bands: on the leader only; squads: per unit)."""
     US = xUS(X)
@@ -721,7 +724,7 @@ def add_marker(X, u, kind, n, credit_side):
     ev(X, EV_MARKER, US[u, US_SIDE], u, -1, -1, -1, kind, n, UI[u, col], 0, 0, 0)
 
 
-@njit(cache=True, no_cpython_wrapper=True)  # called through the function table
+@njit(**BY_ADDRESS)
 def remove_marker(X, u, kind, n):
     UI = xUI(X)
     col = UI_MK + kind
@@ -734,7 +737,7 @@ def remove_marker(X, u, kind, n):
         refresh_unit(X, u)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def check_despair(X):
     """ "Despair Marker": removed (and its MP restored) once the unit is 20 cm from all
     opposing units."""
@@ -774,7 +777,7 @@ def check_despair(X):
 
 
 # ------------------------------------------------------------- engagement
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def mark_moved(X):
     """A model moved, was placed or removed: the engagement flags need a refresh, and the
     walk's neighbour lists are out of date."""
@@ -783,14 +786,14 @@ def mark_moved(X):
     G[G_MOVES] += 1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def forget_neighbours(X):
     """Drop the walk's neighbour lists (a new match, a rollout's copied state, a hand-built
     position): their key is only unique within one line of play."""
     xWS(X)[WS_NEAR_KEY] = -1.0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _neighbours(X, m, x, y, budget):
     """The other living models and the terrain pieces a move of model ``m`` from (x, y) of
     at most ``budget`` cm can touch or cross, in index order: a model's centre never gets
@@ -839,7 +842,7 @@ def _neighbours(X, m, x, y, budget):
     key[4] = G[G_MOVES]
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def refresh_engaged(X):
     """ "Battle and Handling Hits": units count as in close combat when B2B with an opposing
     unit.  Counts opposing contacts per model and flags units.
@@ -884,14 +887,14 @@ def refresh_engaged(X):
                 UI[SI[b, SI_UNIT], UI_ENG] = 1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def in_contact(X, a, b):
     """Models ``a`` and ``b`` are B2B."""
     return bases_within(xMF(X), xSF(X), a, b, CONTACT)
 
 
 # --------------------------------------------------------------- placement
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def spot_free(X, m, x, y):
     """A base of model ``m`` fits at (x, y): on the battlefield, off solid terrain, no overlap."""
     SI = xSI(X)
@@ -913,7 +916,7 @@ def spot_free(X, m, x, y):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
     """Best free spot for model ``m`` on the circle of radius ``dist`` around (cx, cy).
 
@@ -960,14 +963,14 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
     return found, bx, by
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def spot_near(X, m, cx, cy, dist, px, py, avoid_side):
     """:func:`find_spot` without the second distance limit."""
     zero = np.float64(0.0)
     return find_spot(X, m, cx, cy, dist, px, py, zero, zero, zero, avoid_side)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def place(X, m, x, y):
     MF = xMF(X)
     mark_moved(X)
@@ -975,7 +978,7 @@ def place(X, m, x, y):
     MF[m, MF_Y] = y
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def squad_coherent(X, m):
     """ "Formation" (squads): within 2 cm of another living model of the squad."""
     SI = xSI(X)
@@ -995,7 +998,7 @@ def squad_coherent(X, m):
     return alone
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def restore_formation(X, u, engaging):
     """ "Formation": apprentices B2B with their leader, squad models within 2 cm.
 
@@ -1100,7 +1103,7 @@ def restore_formation(X, u, engaging):
     refresh_engaged(X)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _near_squad(X, m, u, side):
     SF = xSF(X)
     US = xUS(X)
@@ -1126,7 +1129,7 @@ def _near_squad(X, m, u, side):
     return False, 0.0, 0.0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _touch_both(X, m, a, b):
     """A free spot for ``m`` touching both models ``a`` and ``b`` (circle intersections)."""
     SF = xSF(X)
@@ -1169,7 +1172,7 @@ def _touch_both(X, m, a, b):
 
 
 # ---------------------------------------------------------------- movement
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def in_water(X, x, y):
     """The model's centre is in a body of water (read as "50% or more of the base")."""
     TER = xTER(X)
@@ -1183,7 +1186,7 @@ def in_water(X, x, y):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def move_budget(X, m, unmodified):
     """Centimetres the model's centre may travel in one movement action.
 
@@ -1201,7 +1204,7 @@ def move_budget(X, m, unmodified):
     return max(budget, 0.0)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def walk(X, m, wx, wy, n, budget, mode, dry):
     """Move model ``m`` along a planned polyline, paying terrain costs ("4. Terrain").
 
@@ -1402,7 +1405,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
     return x, y, contact, escaped, wet, travelled
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _difficult_test(X, m, side, tec):
     """ "Difficult Terrain": 1D6 at 5+, improved by the unit's TEC (1+ at best)."""
     need = max(DIFFICULT_AT - tec, 1)
@@ -1412,19 +1415,19 @@ def _difficult_test(X, m, side, tec):
     return ok
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _own_edge_low(X, side):
     """True when ``side``'s own edge is y = 0."""
     swap = xG(X)[G_SWAP]
     return (side == 0) != (swap == 1)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def own_edge_y(X, side):
     return 0.0 if _own_edge_low(X, side) else BOARD
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def in_own_zone(X, side, y, r, depth):
     """The base touches the side's first ``depth`` cm (deployment zone for 10)."""
     if _own_edge_low(X, side):
@@ -1432,7 +1435,7 @@ def in_own_zone(X, side, y, r, depth):
     return y + r >= BOARD - depth
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def water_roll(X, m):
     """ "Bodies of Water": 1D6 after moving (or activating) in water; on a 1, 1 wound."""
     SI = xSI(X)
@@ -1456,7 +1459,7 @@ def water_roll(X, m):
         p_wound(X, m, np.int64(1), np.int64(-1), np.int64(-1))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def move_unit(X, u, gx, gy, mode, dry):
     """One movement of a unit towards (gx, gy); returns (contact model, x, y of the lead).
 
@@ -1581,7 +1584,7 @@ def move_unit(X, u, gx, gy, mode, dry):
     return contact, x, y, escaped
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def escape_move(X, u):
     """ "Escape and Rescue": the escape movement, with the unmodified MOV, straight towards
     the own edge; costs 1 AP if available, does not count towards the round limit.  A unit
@@ -1607,7 +1610,7 @@ def escape_move(X, u):
         disable_unit(X, u, UI[u, UI_ESC_CREDIT], np.int64(-1), np.int64(1))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def check_rescue(X, mover_unit):
     """ "Rescue": an allied unit ending a movement action B2B with an escaping unit; the
     escaping unit regains 1 MP and loses its Escape Marker."""
@@ -1637,7 +1640,7 @@ def check_rescue(X, mover_unit):
             restore_mp(X, v, np.int64(1))
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def refill(X):
     """ "Fill up action points (AP) and reaction points (RP)" and reset round limits."""
     SI = xSI(X)
@@ -1652,12 +1655,12 @@ def refill(X):
         MI[m, MI_RANGED] = 0
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def touches_rect(x, y, r, x0, y0, x1, y1):
     return circle_rect_gap(x, y, r, x0, y0, x1, y1) <= CONTACT
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def unit_points_alive(X, u):
     """Victory points the unit would still give if disabled now."""
     SI = xSI(X)
@@ -1675,7 +1678,7 @@ def unit_points_alive(X, u):
     return total
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(**INNER)
 def block_for(X, t, ranged, cover):
     """Block dice, block threshold and damage reduction for hits on model ``t``.
 
