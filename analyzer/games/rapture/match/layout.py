@@ -432,6 +432,15 @@ WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (
 #: counts, then the models, then the pieces), for the key in WS_NEAR_KEY (model, x, y,
 #: budget, G_MOVES; model -1: none)
 WS_NEAR_KEY = 1460
+#: policies_nb.reach_point: the dry walks of the greedy's move candidates while no model
+#: moves (the decision after an attack scores mostly the same moves): the G_MOVES they
+#: hold for (-1: none), their number, then per walk the model, goal x, goal y, mode and
+#: budget, and the end x, end y, path length and contact model
+WS_REACH_KEY = 1470
+WS_REACH_N = 1471
+WS_REACH = 1472
+REACH_SLOTS = 16
+REACH_COLS = 9
 WI_NEAR = 1700
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)

@@ -76,7 +76,7 @@ from analyzer.games.rapture.match.layout import (
     WS_W,
 )
 from analyzer.games.rapture.match.policies_nb import W_COLS
-from analyzer.games.rapture.match.state_nb import forget_neighbours, lead_model
+from analyzer.games.rapture.match.state_nb import forget_walks, lead_model
 
 #: Weight of the points still standing (scaled by health) in the evaluation.
 LA_ALPHA = 0.5
@@ -150,7 +150,7 @@ def fork(X, X2, seed, r):
     """Rollout ``r``: the state of ``X`` copied into ``X2``, untraced, both sides greedy, with
     the ``r``-th random stream forked from ``seed`` (common to all candidates)."""
     copy_state(X, X2)
-    forget_neighbours(X2)
+    forget_walks(X2)
     G2 = xG(X2)
     G2[G_TRACE] = 0
     G2[G_ROLLOUT] = 1

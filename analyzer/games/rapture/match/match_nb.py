@@ -179,7 +179,7 @@ from analyzer.games.rapture.match.policies_nb import sight_at
 from analyzer.games.rapture.match.state_nb import (
     _own_edge_low,
     ev,
-    forget_neighbours,
+    forget_walks,
     lead_model,
     mm,
     refill,
@@ -261,7 +261,7 @@ def reset(X, k, trace, check):
     G[:] = 0
     xGF(X)[:] = 0.0
     xTER(X)[:] = 0.0
-    forget_neighbours(X)
+    forget_walks(X)
     for m in range(SI.shape[0]):
         MI[m, MI_ALIVE] = 1
         MI[m, MI_CREDIT] = -1
@@ -724,7 +724,7 @@ def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1
     for s in range(GEO_SLOTS):  # the terrain may have changed since the last operation
         WS[WS_GEO + s * GEO_SLOT] = 0.0
     G[G_ENG_OK] = 0  # and the models may have been placed by hand
-    forget_neighbours(X)
+    forget_walks(X)
     out = np.int64(0)
     if op == OP_RESET:
         reset(X, np.int64(0), a0, a1)

@@ -85,6 +85,7 @@ from analyzer.games.rapture.match.layout import (
     G_DONE0,
     G_MATCH,
     G_MIS0,
+    G_MOVES,
     G_NT,
     G_TARGET0,
     GF_AREAX0,
@@ -129,6 +130,8 @@ from analyzer.games.rapture.match.layout import (
     RE_COUNTERBLOW,
     RE_DODGE,
     RE_NONE,
+    REACH_COLS,
+    REACH_SLOTS,
     REACTION_PENALTY,
     SF_R,
     SF_RANGE,
@@ -168,6 +171,9 @@ from analyzer.games.rapture.match.layout import (
     WI_MEMBERS,
     WI_TGT,
     WS_DECIDE,
+    WS_REACH,
+    WS_REACH_KEY,
+    WS_REACH_N,
     WS_REACH_WX,
     WS_REACH_WY,
     WS_TVAL,
@@ -682,21 +688,49 @@ def _unit_has_weapon(X, u):
 def reach_point(X, lead, gx, gy, charge):
     """Where the lead model gets moving towards (gx, gy): the planned path walked without
     dice (``state_nb.walk`` in dry mode: other models, terrain costs), and the path length.
-    With ``charge`` also the opposing model it would touch (-1: none)."""
+    With ``charge`` also the opposing model it would touch (-1: none).
+
+    The answer depends only on where the living models stand, the model, the goal, the
+    mode and the budget: the answers are kept while no model moves (``G_MOVES``), so the
+    decision after an attack does not plan and walk the same moves again."""
     SF = xSF(X)
     MF = xMF(X)
     G = xG(X)
-    wx = xWS(X)[WS_REACH_WX : WS_REACH_WX + 100]
-    wy = xWS(X)[WS_REACH_WY : WS_REACH_WY + 100]
+    WS = xWS(X)
+    budget = move_budget(X, lead, np.bool_(False))
+    mode = np.int64(1) if charge else np.int64(0)
+    if WS[WS_REACH_KEY] != G[G_MOVES]:
+        WS[WS_REACH_KEY] = G[G_MOVES]
+        WS[WS_REACH_N] = 0.0
+    nk = np.int64(WS[WS_REACH_N])
+    for k in range(nk):
+        q = WS_REACH + k * REACH_COLS
+        if (
+            WS[q] == lead
+            and WS[q + 1] == gx
+            and WS[q + 2] == gy
+            and WS[q + 3] == mode
+            and WS[q + 4] == budget
+        ):
+            return WS[q + 5], WS[q + 6], WS[q + 7], np.int64(WS[q + 8])
+    wx = WS[WS_REACH_WX : WS_REACH_WX + 100]
+    wy = WS[WS_REACH_WY : WS_REACH_WY + 100]
     x0 = MF[lead, MF_X]
     y0 = MF[lead, MF_Y]
-    nw, length = plan_path(
-        xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, xWS(X), G[G_MATCH]
-    )
-    budget = move_budget(X, lead, np.bool_(False))
-    ex, ey, contact, _, _, _ = p_walk(
-        X, lead, wx, wy, nw, budget, np.int64(1) if charge else np.int64(0), np.bool_(True)
-    )
+    nw, length = plan_path(xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, WS, G[G_MATCH])
+    ex, ey, contact, _, _, _ = p_walk(X, lead, wx, wy, nw, budget, mode, np.bool_(True))
+    if nk < REACH_SLOTS:
+        q = WS_REACH + nk * REACH_COLS
+        WS[q] = lead
+        WS[q + 1] = gx
+        WS[q + 2] = gy
+        WS[q + 3] = mode
+        WS[q + 4] = budget
+        WS[q + 5] = ex
+        WS[q + 6] = ey
+        WS[q + 7] = length
+        WS[q + 8] = contact
+        WS[WS_REACH_N] = nk + 1
     return ex, ey, length, contact
 
 

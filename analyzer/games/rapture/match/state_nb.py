@@ -196,6 +196,7 @@ from analyzer.games.rapture.match.layout import (
     WS_MOVE_WX,
     WS_MOVE_WY,
     WS_NEAR_KEY,
+    WS_REACH_KEY,
     WS_WALK_T,
 )
 
@@ -787,10 +788,13 @@ def mark_moved(X):
 
 
 @njit(**INNER)
-def forget_neighbours(X):
-    """Drop the walk's neighbour lists (a new match, a rollout's copied state, a hand-built
-    position): their key is only unique within one line of play."""
-    xWS(X)[WS_NEAR_KEY] = -1.0
+def forget_walks(X):
+    """Drop the walk's neighbour lists and the greedy's remembered dry walks (a new match, a
+    rollout's copied state, a hand-built position): their key, ``G_MOVES``, is only unique
+    within one line of play."""
+    WS = xWS(X)
+    WS[WS_NEAR_KEY] = -1.0
+    WS[WS_REACH_KEY] = -1.0
 
 
 @njit(**INNER)
