@@ -7,10 +7,10 @@
 
 The game follows ``rapture.txt`` from "2. Game Setup" to "End of the Game" (see the module
 docstrings of ``state_nb``, ``engine_nb`` and ``driver_nb`` for the rules and their
-readings).  Matches are played in blocks of ``match_nb.MATCH_BLOCK`` on worker threads;
-match ``k`` is seeded from ``analyzer.rng.block_states(seed, ..., task=(MATCH_TASK,))`` and
-its index, so results are identical for any number of threads, and ``trace_match`` replays
-any single match exactly.
+readings).  Matches are played in blocks of ``match_nb.MATCH_BLOCK`` on worker threads
+(small runs in pieces of blocks, :func:`match_pieces`); match ``k`` is seeded from
+``analyzer.rng.block_states(seed, ..., task=(MATCH_TASK,))`` and its index, so results are
+identical for any number of threads, and ``trace_match`` replays any single match exactly.
 """
 
 from __future__ import annotations
@@ -164,22 +164,42 @@ def run_records(
     urec = np.zeros((matches, setup.comp.US.shape[0], M.U_COLS), dtype=np.int64)
     trace = np.zeros((1, L.EV_COLS), dtype=np.int64)
     flag = int(check or setup.options.check_invariants)
+    workers = threads if threads is not None else default_threads()
+    pieces = match_pieces(matches, workers)
 
-    def block(b: int) -> None:
-        first = b * M.MATCH_BLOCK
-        count = min(M.MATCH_BLOCK, matches - first)
+    def play(piece: tuple[int, int, int]) -> None:
+        b, first, count = piece
         runner(setup.S, table, states[b], first, count, rec, urec, flag, trace, 0)
         if progress is not None:
             progress(count)
 
-    workers = threads if threads is not None else default_threads()
-    if workers <= 1 or n_blocks == 1:
-        for b in range(n_blocks):
-            block(b)
+    if workers <= 1 or len(pieces) == 1:
+        for piece in pieces:
+            play(piece)
     else:
-        with ThreadPoolExecutor(max_workers=min(workers, n_blocks)) as pool:
-            list(pool.map(block, range(n_blocks)))
+        with ThreadPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
+            list(pool.map(play, pieces))
     return rec, urec
+
+
+def match_pieces(matches: int, workers: int) -> list[tuple[int, int, int]]:
+    """The runs of matches handed to the worker threads: (block, first match, count).
+
+    Whole blocks of ``match_nb.MATCH_BLOCK``, unless there are fewer than four blocks per
+    worker: then the blocks are cut into pieces so that every worker has work (a few
+    hundred lookahead matches take minutes).  A match's random stream depends only on its
+    block and its index, so the cut never changes a result.
+    """
+    n_blocks = (matches + M.MATCH_BLOCK - 1) // M.MATCH_BLOCK
+    size = M.MATCH_BLOCK
+    if workers > 1 and n_blocks < 4 * workers:
+        size = max(1, -(-matches // (4 * workers)))
+    pieces = []
+    for b in range(n_blocks):
+        end = min((b + 1) * M.MATCH_BLOCK, matches)
+        for first in range(b * M.MATCH_BLOCK, end, size):
+            pieces.append((b, first, min(size, end - first)))
+    return pieces
 
 
 def play_matches(
