@@ -4,9 +4,15 @@
 Every kernel function takes ``X`` and rebuilds the views it needs (``xMI(X)`` etc.).  Numba
 passes tuples of arrays by value and reference-counts every array a function receives; with
 the 18 arrays of a match that cost more than the rules themselves.  The views built here
-carry no meminfo (no reference counting) and ``X`` is a single 1-D array.  The owners of the
-memory (the arrays from Python and those allocated by ``match_nb.run_block``) stay alive for
-as long as ``X`` is used.
+carry no meminfo and ``X`` is a single 1-D array.  The owners of the memory (the arrays from
+Python and those allocated by ``match_nb.run_block``) stay alive for as long as ``X`` is used.
+
+Even views without meminfo cost a call into numba's runtime each time a function creates
+or drops one (numba cannot know they own nothing), so the kernels are compiled without the
+runtime (``INNER``, ``BY_ADDRESS``: ``_nrt=False``) and the views are intrinsics built in
+place.  Such a kernel cannot allocate, copy arrays or return an array it did not receive
+(numba refuses to compile it, so a mistake shows at once); the few that allocate are
+``ALLOCATING``.
 
 Static arrays: SI, SF, US (models/units, see ``layout``), MIS (missions), TAB (exact wound
 tables), OPT (options), SCEN (scenario terrain).  Per match: MF, MI, UI, G, GF, TER, the
@@ -21,6 +27,7 @@ import numpy as np
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from analyzer.games.rapture.match import layout as L
 
@@ -54,10 +61,15 @@ STATE_KEYS = (K_MF, K_MI, K_UI, K_G, K_GF, K_TER, K_RNG, K_SCRIPT)
 #: numba options of the engine's kernels, named once (``error_model="numpy"`` was measured
 #: twice against the default: no gain, and the default raises on a division by zero)
 JIT: dict[str, Any] = {"cache": True}
-#: kernels called only from other kernels (no wrapper for Python or C callers)
-INNER = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+#: kernels that allocate arrays, called only from other kernels (no wrapper for Python or
+#: C callers)
+ALLOCATING = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": True}
+#: every other kernel: compiled without numba's runtime (``_nrt=False``), so without the
+#: reference counting numba would otherwise do on every array view of the context (the
+#: views own no memory); such a kernel must not allocate, nor keep an allocated array
+INNER = {**ALLOCATING, "_nrt": False}
 #: the subsystems called by address through the function table (``calls_nb``)
-BY_ADDRESS = {**JIT, "no_cpython_wrapper": True}
+BY_ADDRESS = {**JIT, "no_cpython_wrapper": True, "_nrt": False}
 #: small helpers inlined into their callers by numba
 INLINE = {**JIT, "inline": "always"}
 
@@ -73,7 +85,7 @@ def _as_pointer(typingctx, addr):
     return sig, codegen
 
 
-@njit(**INNER)
+@njit(**ALLOCATING)
 def new_context():
     """A zeroed context array and its meminfo-free view (every function the view is passed
     to would otherwise reference-count it); the owner must outlive the view."""
@@ -90,127 +102,66 @@ def register(X, k, a):
         X[b + 1 + i] = a.shape[i]
 
 
-@njit(**INNER)
-def _i1(X, k):
-    b = SLOT * k
-    return carray(_as_pointer(X[b]), (X[b + 1],), np.int64)
+def _view(k, dtype, ndim):
+    """An intrinsic ``view(X)``: the C-contiguous array registered in slot ``k`` of ``X``,
+    built in place from its address and extents, owning no memory (no meminfo).  An
+    intrinsic rather than a function, so that kernels compiled without numba's runtime
+    may use it (they may not return arrays they did not receive)."""
+    array_type = types.Array(dtype, ndim, "C")
+
+    @intrinsic
+    def view(typingctx, X):
+        def codegen(context, builder, signature, args):
+            (x_type,) = signature.args
+            x = context.make_array(x_type)(context, builder, args[0])
+
+            def slot(i):
+                at = context.get_constant(types.intp, SLOT * k + i)
+                return builder.load(builder.gep(x.data, [at]))
+
+            item = context.get_data_type(dtype)
+            itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+            shape = [slot(1 + d) for d in range(ndim)]
+            strides = [itemsize] * ndim
+            for d in range(ndim - 2, -1, -1):
+                strides[d] = builder.mul(strides[d + 1], shape[d + 1])
+            out = context.make_array(array_type)(context, builder)
+            populate_array(
+                out,
+                data=builder.inttoptr(slot(0), item.as_pointer()),
+                shape=shape,
+                strides=strides,
+                itemsize=itemsize,
+                meminfo=None,
+            )
+            return out._getvalue()
+
+        return array_type(X), codegen
+
+    return view
 
 
-@njit(**INNER)
-def _i2(X, k):
-    b = SLOT * k
-    return carray(_as_pointer(X[b]), (X[b + 1], X[b + 2]), np.int64)
+xSI = _view(K_SI, types.int64, 2)
+xSF = _view(K_SF, types.float64, 2)
+xUS = _view(K_US, types.int64, 2)
+xMIS = _view(K_MIS, types.float64, 2)
+xTAB = _view(K_TAB, types.float64, 6)
+xOPT = _view(K_OPT, types.int64, 1)
+xSCEN = _view(K_SCEN, types.float64, 2)
+xMF = _view(K_MF, types.float64, 2)
+xMI = _view(K_MI, types.int64, 2)
+xUI = _view(K_UI, types.int64, 2)
+xG = _view(K_G, types.int64, 1)
+xGF = _view(K_GF, types.float64, 1)
+xTER = _view(K_TER, types.float64, 2)
+xRNG = _view(K_RNG, types.uint64, 1)
+xSCRIPT = _view(K_SCRIPT, types.int64, 1)
+xTR = _view(K_TR, types.int64, 2)
+xWS = _view(K_WS, types.float64, 1)
+xWI = _view(K_WI, types.int64, 1)
 
 
-@njit(**INNER)
-def _f1(X, k):
-    b = SLOT * k
-    return carray(_as_pointer(X[b]), (X[b + 1],), np.float64)
-
-
-@njit(**INNER)
-def _f2(X, k):
-    b = SLOT * k
-    return carray(_as_pointer(X[b]), (X[b + 1], X[b + 2]), np.float64)
-
-
-@njit(**INNER)
-def xSI(X):
-    return _i2(X, K_SI)
-
-
-@njit(**INNER)
-def xSF(X):
-    return _f2(X, K_SF)
-
-
-@njit(**INNER)
-def xUS(X):
-    return _i2(X, K_US)
-
-
-@njit(**INNER)
-def xMIS(X):
-    return _f2(X, K_MIS)
-
-
-@njit(**INNER)
-def xTAB(X):
-    b = SLOT * K_TAB
-    return carray(
-        _as_pointer(X[b]),
-        (X[b + 1], X[b + 2], X[b + 3], X[b + 4], X[b + 5], X[b + 6]),
-        np.float64,
-    )
-
-
-@njit(**INNER)
-def xOPT(X):
-    return _i1(X, K_OPT)
-
-
-@njit(**INNER)
-def xSCEN(X):
-    return _f2(X, K_SCEN)
-
-
-@njit(**INNER)
-def xMF(X):
-    return _f2(X, K_MF)
-
-
-@njit(**INNER)
-def xMI(X):
-    return _i2(X, K_MI)
-
-
-@njit(**INNER)
-def xUI(X):
-    return _i2(X, K_UI)
-
-
-@njit(**INNER)
-def xG(X):
-    return _i1(X, K_G)
-
-
-@njit(**INNER)
-def xGF(X):
-    return _f1(X, K_GF)
-
-
-@njit(**INNER)
-def xTER(X):
-    return _f2(X, K_TER)
-
-
-@njit(**INNER)
-def xRNG(X):
-    b = SLOT * K_RNG
-    return carray(_as_pointer(X[b]), (X[b + 1],), np.uint64)
-
-
-@njit(**INNER)
-def xSCRIPT(X):
-    return _i1(X, K_SCRIPT)
-
-
-@njit(**INNER)
-def xTR(X):
-    return _i2(X, K_TR)
-
-
-@njit(**INNER)
-def xWS(X):
-    return _f1(X, K_WS)
-
-
-@njit(**INNER)
-def xWI(X):
-    return _i1(X, K_WI)
-
-
-@njit(**INNER)
+@njit(**ALLOCATING)
 def copy_state(X, X2):
     """Copy one match's state from ``X`` into the arrays of ``X2`` (lookahead rollouts)."""
     xMF(X2)[:] = xMF(X)

@@ -25,6 +25,7 @@ from analyzer.games.rapture.match.calls_nb import (
 )
 from analyzer.games.rapture.match.context_nb import (
     BY_ADDRESS,
+    INLINE,
     INNER,
     xG,
     xMF,
@@ -319,7 +320,7 @@ def _unit_cv(X, u):
     return unit_ini(X, u, xOPT(X)[O_BAND_INI])
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def _scratch(X, k, n):
     """Scratch list ``k`` (``n`` <= 48 entries) of the attack actions, in ``WI`` (no
     allocation per attack; each list belongs to one function, none is re-entered)."""

@@ -30,6 +30,7 @@ from analyzer.games.rapture.match.calls_nb import (
     p_value_at,
 )
 from analyzer.games.rapture.match.context_nb import (
+    ALLOCATING,
     INNER,
     copy_state,
     xG,
@@ -187,7 +188,7 @@ def clear_winner(vals, n, rollouts):
     return pick
 
 
-@njit(**INNER)
+@njit(**ALLOCATING)
 def activate_lookahead(X, u, C, C2, X2):
     """One activation of unit ``u`` played by the lookahead policy."""
     OPT = xOPT(X)
@@ -247,7 +248,7 @@ def activate_lookahead(X, u, C, C2, X2):
             break
 
 
-@njit(**INNER)
+@njit(**ALLOCATING)
 def choose_unit_lookahead(X, u_greedy, C2, X2):
     """The unit a lookahead player activates: the greedy choice, unless another unit that
     may still be activated does clearly better when its activation (played greedily) and

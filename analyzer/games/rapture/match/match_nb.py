@@ -34,6 +34,7 @@ from analyzer.games.rapture.match.calls_nb import (
     p_wound,
 )
 from analyzer.games.rapture.match.context_nb import (
+    ALLOCATING,
     INNER,
     JIT,
     K_G,
@@ -214,7 +215,7 @@ U_STATUS, U_VP, U_DEALT, U_TAKEN, U_CREDIT = range(5)
 U_COLS = 5
 
 
-@njit(**INNER)
+@njit(**ALLOCATING)
 def new_state(S, trace_rows):
     """Fresh arrays for one match (``D``), sized for the match-up."""
     SI = S[0]
@@ -321,7 +322,7 @@ def _set_piece(TER, k, kind, x0, y0, x1, y1):
     TER[k, TSOLID] = 1.0 if kind == T_BUILDING else 0.0
 
 
-@njit(**INNER)
+@njit(**ALLOCATING)
 def generate_terrain(X):
     """ "Set Up the Terrain": 3-4 buildings and 5-6 small obstacles, none in a deployment
     zone, buildings at least 10 cm apart, spread over the battlefield (one building per
@@ -466,7 +467,7 @@ def _free_point(X, x, y):
 
 
 # --------------------------------------------------------------- deployment
-@njit(**INNER)
+@njit(**ALLOCATING)
 def deploy(X):
     """ "Deploy Your Battlegroups": starting with the player with more units (ties: roll-off),
     players alternately place one unit in their 10 cm deployment zone (in list order, at a
@@ -656,7 +657,7 @@ def make_context(S, D, FN, X):
     register(X, K_WI, D[10])
 
 
-@njit(**INNER)
+@njit(**ALLOCATING)
 def candidate_view(C0):
     """Candidate buffer as a meminfo-free view (see ``context_nb``)."""
     return carray(_as_pointer(C0.ctypes.data), C0.shape, np.float64)
