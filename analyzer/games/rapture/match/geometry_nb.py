@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.dice.random_nb import next_u64
-from analyzer.games.rapture.match.context_nb import INNER
+from analyzer.games.rapture.match.context_nb import INLINE, INNER
 from analyzer.games.rapture.match.layout import (
     BOARD,
     CONTACT,
@@ -413,7 +413,7 @@ def _corner_paths(WS, b, nc):
                     NXT[i * nc + j] = NXT[i * nc + k]
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def slot_clear(WS, b, x0, y0, x1, y1):
     """:func:`solid_clear` with the grown solid pieces of cache slot ``b``."""
     for k in range(np.int64(WS[b + 3])):

@@ -33,6 +33,7 @@ from analyzer.games.rapture.match.calls_nb import (
 )
 from analyzer.games.rapture.match.context_nb import (
     BY_ADDRESS,
+    INLINE,
     INNER,
     xG,
     xGF,
@@ -201,7 +202,7 @@ RP_COST = 0.4
 
 
 # -------------------------------------------------------------- exact tables
-@njit(**INNER)
+@njit(**INLINE)
 def tail(TAB, n, h, d, at, w):
     """P(wounds >= w): ``n`` dice hitting on ``h``+ against ``d`` block dice at ``at``+."""
     if w <= 0:
@@ -214,7 +215,7 @@ def tail(TAB, n, h, d, at, w):
     return TAB[n, h, d, 0 if at <= 4 else 1, 0, w]
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def capped_mean(TAB, n, h, d, at, red, cap):
     """E[min(max(W - red, 0), cap)]: expected wounds after a damage reduction, capped."""
     if n <= 0 or cap <= 0:
@@ -228,7 +229,7 @@ def capped_mean(TAB, n, h, d, at, red, cap):
     return TAB[n, h, d, b, 1, hi] - TAB[n, h, d, b, 1, lo]
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def kill_value(X, t, side):
     """Victory points ``side`` gains at once when model ``t`` is removed."""
     SI = xSI(X)
@@ -266,7 +267,7 @@ def attack_value(X, n, h, t, ranged, cover, side):
     return attack_value_kv(X, n, h, t, ranged, cover, kill_value(X, t, side))
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def attack_value_kv(X, n, h, t, ranged, cover, kv):
     """:func:`attack_value` with the kill's value ``kv`` (``kill_value``) known."""
     SI = xSI(X)
@@ -279,7 +280,7 @@ def attack_value_kv(X, n, h, t, ranged, cover, kv):
     return _value_on(TAB, n, h, dfn, at, red, SI[t, SI_HP] - MI[t, MI_WOUNDS], SF[t, SF_VPH], kv)
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def _value_on(TAB, n, h, dfn, at, red, left, vph, kv):
     """:func:`attack_value_kv` on a model with ``left`` HP, its block values known."""
     ew = capped_mean(TAB, n, h, dfn, at, red, left)
