@@ -325,7 +325,7 @@ def squad_members(X, u, out):
     return k
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def sight_at(X, a, b, ax, ay, bx, by, nlines):
     """``geometry_nb.sight`` in this match: model ``a`` standing at (ax, ay) to model ``b``
     at (bx, by); -1 no LoS, 0 visible, 1 visible in cover."""
@@ -335,7 +335,7 @@ def sight_at(X, a, b, ax, ay, bx, by, nlines):
     )
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def can_shoot(X, m, t, x, y):
     """Model m standing at (x, y) may shoot model t: weapon, range, LoS, neither in close
     combat, not swimming ("Action: Ranged Attack", "Bodies of Water").  Returns the cover
@@ -399,7 +399,7 @@ def closest_to_objective(X, u):
     return False
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def objective_at(X, u, x, y):
     """Mission terms of a position for unit u (VP units)."""
     SF = xSF(X)
@@ -455,7 +455,7 @@ def objective_at(X, u, x, y):
     return value
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def area_gap(X, side, x, y, r):
     """Distance from a base at (x, y) to ``side``'s mission area (<= CONTACT: touching)."""
     MIS = xMIS(X)

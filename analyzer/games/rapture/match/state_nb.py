@@ -1664,7 +1664,7 @@ def touches_rect(x, y, r, x0, y0, x1, y1):
     return circle_rect_gap(x, y, r, x0, y0, x1, y1) <= CONTACT
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def unit_points_alive(X, u):
     """Victory points the unit would still give if disabled now."""
     SI = xSI(X)
