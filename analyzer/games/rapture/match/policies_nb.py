@@ -1308,7 +1308,7 @@ def pick(C, n, policy, rng):
     return best
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def unit_urgency(X, u, kv):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in

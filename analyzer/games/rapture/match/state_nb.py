@@ -797,7 +797,7 @@ def forget_walks(X):
     WS[WS_REACH_KEY] = -1.0
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def _neighbours(X, m, x, y, budget):
     """The other living models and the terrain pieces a move of model ``m`` from (x, y) of
     at most ``budget`` cm can touch or cross, in index order: a model's centre never gets
