@@ -103,13 +103,14 @@ def test_deterministic_per_seed_and_independent_of_threads() -> None:
 def test_small_runs_are_cut_for_the_workers_without_changing_results() -> None:
     """Fewer than four blocks per worker: the blocks are cut into pieces (which start
     mid-block with fresh scratch state), and every match still plays as in one piece."""
+    size = M.MATCH_BLOCK
     assert match_pieces(300, 1) == [
-        (b, 64 * b, min(64, 300 - 64 * b)) for b in range(5)
+        (b, size * b, min(size, 300 - size * b)) for b in range(5)
     ]  # one worker: whole blocks
     pieces = match_pieces(70, 2)
     assert len(pieces) >= 8 and sum(n for _, _, n in pieces) == 70
     assert [first for _, first, _ in pieces] == sorted({first for _, first, _ in pieces})
-    assert all(first // 64 == b and (first + n - 1) // 64 == b for b, first, n in pieces)
+    assert all(first // size == b and (first + n - 1) // size == b for b, first, n in pieces)
     setup = _setup("survivors_snipers", "angels_vanguard", "greedy", "random")
     a, ua = run_records(setup, 70, seed=13, threads=1)
     b, ub = run_records(setup, 70, seed=13, threads=2)

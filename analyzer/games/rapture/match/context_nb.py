@@ -62,7 +62,8 @@ STATE_KEYS = (K_MF, K_MI, K_UI, K_G, K_GF, K_TER, K_RNG, K_SCRIPT)
 #: twice against the default: no gain, and the default raises on a division by zero)
 JIT: dict[str, Any] = {"cache": True}
 #: kernels that allocate arrays, called only from other kernels (no wrapper for Python or
-#: C callers)
+#: C callers); ``_nrt`` is set explicitly because numba passes a caller's ``_nrt=False`` on
+#: to every callee that does not set it
 ALLOCATING = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": True}
 #: every other kernel: compiled without numba's runtime (``_nrt=False``), so without the
 #: reference counting numba would otherwise do on every array view of the context (the

@@ -441,6 +441,7 @@ WS_REACH_N = 1471
 WS_REACH = 1472
 REACH_SLOTS = 16
 REACH_COLS = 9
+assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_GEO
 WI_NEAR = 1700
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
