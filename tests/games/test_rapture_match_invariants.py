@@ -246,3 +246,25 @@ def test_cli_match_command(tmp_path: Path) -> None:
         match.main([*args, "--option", "nonsense=1"], standalone_mode=False)
     digest = hashlib.sha256(out.output.encode()).hexdigest()
     assert len(digest) == 64
+
+
+def test_views_compiled_with_fixed_extents_reject_an_array_of_another_shape() -> None:
+    """The views fix the layout's column counts as constants; a context whose arrays have
+    other extents is refused instead of being read with the wrong strides."""
+    from numba import njit
+
+    from analyzer.games.rapture.match import context_nb as C
+
+    @njit
+    def check(X):  # type: ignore[no-untyped-def]
+        C.check_extents(X)
+
+    X = np.zeros(C.X_SIZE, dtype=np.int64)
+    for k in range(C.N_ARRAYS):
+        for d in range(6):
+            if C.FIXED[k, d] >= 0:
+                X[C.SLOT * k + 1 + d] = C.FIXED[k, d]
+    check(X)
+    X[C.SLOT * C.K_MI + 2] = L.MI_COLS + 1
+    with pytest.raises(ValueError, match="layout's shape"):
+        check(X)

@@ -103,12 +103,21 @@ def register(X, k, a):
         X[b + 1 + i] = a.shape[i]
 
 
-def _view(k, dtype, ndim):
+#: extents fixed by the layout, per array slot (-1: read from ``X``); compiled into the views
+#: as constants, so that indexing multiplies by constant strides, and checked by
+#: :func:`check_extents` when a context is made
+FIXED = np.full((N_ARRAYS, 6), -1, dtype=np.int64)
+
+
+def _view(k, dtype, ndim, fixed=()):
     """An intrinsic ``view(X)``: the C-contiguous array registered in slot ``k`` of ``X``,
     built in place from its address and extents, owning no memory (no meminfo).  An
     intrinsic rather than a function, so that kernels compiled without numba's runtime
-    may use it (they may not return arrays they did not receive)."""
+    may use it (they may not return arrays they did not receive).  ``fixed``: the last
+    extents, when the layout fixes them (constants in the compiled code)."""
     array_type = types.Array(dtype, ndim, "C")
+    for d, extent in enumerate(fixed):
+        FIXED[k, ndim - len(fixed) + d] = extent
 
     @intrinsic
     def view(typingctx, X):
@@ -122,7 +131,10 @@ def _view(k, dtype, ndim):
 
             item = context.get_data_type(dtype)
             itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
-            shape = [slot(1 + d) for d in range(ndim)]
+            shape = [
+                slot(1 + d) if FIXED[k, d] < 0 else context.get_constant(types.intp, FIXED[k, d])
+                for d in range(ndim)
+            ]
             strides = [itemsize] * ndim
             for d in range(ndim - 2, -1, -1):
                 strides[d] = builder.mul(strides[d + 1], shape[d + 1])
@@ -142,24 +154,33 @@ def _view(k, dtype, ndim):
     return view
 
 
-xSI = _view(K_SI, types.int64, 2)
-xSF = _view(K_SF, types.float64, 2)
-xUS = _view(K_US, types.int64, 2)
-xMIS = _view(K_MIS, types.float64, 2)
-xTAB = _view(K_TAB, types.float64, 6)
+xSI = _view(K_SI, types.int64, 2, (L.SI_COLS,))
+xSF = _view(K_SF, types.float64, 2, (L.SF_COLS,))
+xUS = _view(K_US, types.int64, 2, (L.US_COLS,))
+xMIS = _view(K_MIS, types.float64, 2, (L.M_COLS,))
+xTAB = _view(K_TAB, types.float64, 6, (L.MAX_DICE + 1, 8, L.MAX_BLOCK + 1, 2, 2, L.MAX_DICE + 2))
 xOPT = _view(K_OPT, types.int64, 1)
-xSCEN = _view(K_SCEN, types.float64, 2)
-xMF = _view(K_MF, types.float64, 2)
-xMI = _view(K_MI, types.int64, 2)
-xUI = _view(K_UI, types.int64, 2)
+xSCEN = _view(K_SCEN, types.float64, 2, (L.MAX_TERRAIN, L.T_COLS))
+xMF = _view(K_MF, types.float64, 2, (L.MF_COLS,))
+xMI = _view(K_MI, types.int64, 2, (L.MI_COLS,))
+xUI = _view(K_UI, types.int64, 2, (L.UI_COLS,))
 xG = _view(K_G, types.int64, 1)
 xGF = _view(K_GF, types.float64, 1)
-xTER = _view(K_TER, types.float64, 2)
+xTER = _view(K_TER, types.float64, 2, (L.MAX_TERRAIN, L.T_COLS))
 xRNG = _view(K_RNG, types.uint64, 1)
 xSCRIPT = _view(K_SCRIPT, types.int64, 1)
-xTR = _view(K_TR, types.int64, 2)
+xTR = _view(K_TR, types.int64, 2, (L.EV_COLS,))
 xWS = _view(K_WS, types.float64, 1)
 xWI = _view(K_WI, types.int64, 1)
+
+
+@njit(**INNER)
+def check_extents(X):
+    """Every registered array has the extents the views were compiled with (``FIXED``)."""
+    for k in range(N_ARRAYS):
+        for d in range(6):
+            if FIXED[k, d] >= 0 and X[SLOT * k + 1 + d] != FIXED[k, d]:
+                raise ValueError("match context: an array does not have its layout's shape")
 
 
 @njit(**ALLOCATING)

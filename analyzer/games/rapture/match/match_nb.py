@@ -56,6 +56,7 @@ from analyzer.games.rapture.match.context_nb import (
     K_WI,
     K_WS,
     _as_pointer,
+    check_extents,
     new_context,
     register,
     xG,
@@ -655,6 +656,7 @@ def make_context(S, D, FN, X):
     register(X, K_TR, D[8])
     register(X, K_WS, D[9])
     register(X, K_WI, D[10])
+    check_extents(X)
 
 
 @njit(**ALLOCATING)
