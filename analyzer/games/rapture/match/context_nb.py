@@ -114,7 +114,13 @@ def _view(k, dtype, ndim, fixed=()):
     built in place from its address and extents, owning no memory (no meminfo).  An
     intrinsic rather than a function, so that kernels compiled without numba's runtime
     may use it (they may not return arrays they did not receive).  ``fixed``: the last
-    extents, when the layout fixes them (constants in the compiled code)."""
+    extents, when the layout fixes them (constants in the compiled code).
+
+    The address and extents are read with LLVM's ``invariant.load``: numba emits no alias
+    information, so without it every store into any array would force every view of the
+    inlined helpers to be read from ``X`` again.  This holds because the slots of ``X`` are
+    written only by :func:`register`, in ``match_nb.make_context``, before any view of that
+    context is built, and never change afterwards."""
     array_type = types.Array(dtype, ndim, "C")
     for d, extent in enumerate(fixed):
         FIXED[k, ndim - len(fixed) + d] = extent
@@ -127,7 +133,9 @@ def _view(k, dtype, ndim, fixed=()):
 
             def slot(i):
                 at = context.get_constant(types.intp, SLOT * k + i)
-                return builder.load(builder.gep(x.data, [at]))
+                value = builder.load(builder.gep(x.data, [at]))
+                value.set_metadata("invariant.load", builder.module.add_metadata([]))
+                return value
 
             item = context.get_data_type(dtype)
             itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))

@@ -424,8 +424,10 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
     800,
     1024,
 )
-#: per-decision constants of the unit deciding (policies_nb.prepare_values): its unit + 1, and
-#: whether it is the own unit closest to the mission's area or object
+#: per-decision constants of the unit deciding (policies_nb.prepare_values): its unit + 1,
+#: whether it is the own unit closest to the mission's area or object, its lead model, the
+#: lead's base radius, the lead's action pool model, the unit's weapon range (-1: no
+#: weapon) and the lead's move budget (at least 1 cm)
 WS_DECIDE = 1400
 WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (choose_unit)
 #: state_nb.walk: the models and pieces within reach of a start point (WI_NEAR: their
@@ -443,6 +445,11 @@ REACH_SLOTS = 16
 REACH_COLS = 9
 assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_GEO
 WI_NEAR = 1700
+#: policies_nb.prepare_values: the opposing models in play (living, their unit on the field)
+#: of the unit deciding: their number, then their indices in order
+WI_FOES = 1800
+assert WI_NEAR + 2 + MAX_MODELS + MAX_TERRAIN <= WI_FOES
+assert WI_FOES + 1 + MAX_MODELS <= WI_SIZE
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
 #: engine_nb attack actions: 21 scratch lists of up to 48 models

@@ -169,6 +169,7 @@ from analyzer.games.rapture.match.layout import (
     US_POINTS,
     US_SIDE,
     US_TYPE,
+    WI_FOES,
     WI_MEMBERS,
     WI_TGT,
     WS_DECIDE,
@@ -515,11 +516,19 @@ def prepare_values(X, u, W):
     US = xUS(X)
     MI = xMI(X)
     UI = xUI(X)
+    SF = xSF(X)
     side = US[u, US_SIDE]
     lead = lead_model(X, u)
     WS = xWS(X)
     WS[WS_DECIDE] = u + 1
     WS[WS_DECIDE + 1] = 1.0 if closest_to_objective(X, u) else 0.0
+    WS[WS_DECIDE + 2] = lead
+    WS[WS_DECIDE + 3] = SF[lead, SF_R]
+    WS[WS_DECIDE + 4] = SI[lead, SI_POOL]
+    WS[WS_DECIDE + 5] = SF[lead, SF_RANGE] if _unit_has_weapon(X, u) else -1.0
+    WS[WS_DECIDE + 6] = max(move_budget(X, lead, np.bool_(False)), 1.0)
+    WI = xWI(X)
+    nfoes = np.int64(0)
     att = np.int64(0)
     rof = np.int64(0)
     f = US[u, US_FIRST]
@@ -532,16 +541,20 @@ def prepare_values(X, u, W):
     # the lead's block values against each kind of threat (the same for every threat)
     TAB = xTAB(X)
     hp_l = SI[lead, SI_HP] - MI[lead, MI_WOUNDS]
-    vph_l = xSF(X)[lead, SF_VPH]
+    vph_l = SF[lead, SF_VPH]
     d_cc, at_cc, red_cc = block_for(X, lead, np.bool_(False), np.int64(0))
     d_rn, at_rn, red_rn = block_for(X, lead, np.bool_(True), np.int64(0))
     d_rc, at_rc, red_rc = block_for(X, lead, np.bool_(True), np.int64(1))
     h_cc = MI[lead, MI_CS + ST_CCS]
     h_rng = MI[lead, MI_CS + ST_MMS]
     for t in range(SI.shape[0]):
-        W[t, :] = 0.0
-        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side or UI[SI[t, SI_UNIT], UI_STATUS] != 0:
-            continue
+        for c in range(W_COLS):
+            W[t, c] = 0.0
+        if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side and UI[SI[t, SI_UNIT], UI_STATUS] == 0:
+            nfoes += 1
+            WI[WI_FOES + nfoes] = t
+    WI[WI_FOES] = nfoes
+    for t in WI[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
         kv = kill_value(X, t, side)
         W[t, W_CC], _ = attack_value_kv(X, att, h_cc, t, np.bool_(False), np.int64(0), kv)
         if rof > 0:
@@ -579,26 +592,26 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     + ``FUT_W`` x the best attack discounted by ``GAMMA`` per further activation needed to
     reach it + mission terms - ``THREAT_W`` x the opposing attacks that can reach the spot
     (shooters: range plus two moves, with line of sight and cover when already in range;
-    fighters: two moves).
+    fighters: two moves).  ``W``, the decision's constants and its opposing models are those
+    :func:`prepare_values` left for unit u, with no model moved or hurt since.
     """
     SI = xSI(X)
     SF = xSF(X)
-    US = xUS(X)
     MF = xMF(X)
     MI = xMI(X)
     UI = xUI(X)
-    side = US[u, US_SIDE]
-    lead = lead_model(X, u)
-    r = SF[lead, SF_R]
-    pl = SI[lead, SI_POOL]
-    rng_range = SF[lead, SF_RANGE] if _unit_has_weapon(X, u) else -1.0
-    budget = max(move_budget(X, lead, np.bool_(False)), 1.0)
+    WS = xWS(X)
+    WI = xWI(X)
+    lead = np.int64(WS[WS_DECIDE + 2])
+    r = WS[WS_DECIDE + 3]
+    pl = np.int64(WS[WS_DECIDE + 4])
+    rng_range = WS[WS_DECIDE + 5]
+    budget = WS[WS_DECIDE + 6]
     cc_left = min(ap_left, CC_LIMIT - MI[pl, MI_CC])
     rng_left = min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED])
     imm = 0.0
     fut = 0.0
     threat = 0.0
-    n = SI.shape[0]
     # line of sight is checked for the two best targets in range and the three most
     # dangerous shooters in range only; other shooters count at 3/4 (cover unknown)
     s1 = np.int64(-1)
@@ -606,12 +619,8 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     h1 = np.int64(-1)
     h2 = np.int64(-1)
     h3 = np.int64(-1)
-    for t in range(n):
-        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
-            continue
+    for t in WI[WI_FOES + 1 : WI_FOES + 1 + WI[WI_FOES]]:
         tu = SI[t, SI_UNIT]
-        if UI[tu, UI_STATUS] != 0:
-            continue
         d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
         # own attacks
         ev = W[t, W_CC]
@@ -874,12 +883,8 @@ def candidates(X, u, C, greedy):
     if greedy:
         # the value of heading for each opposing model, then the best two (distinct units)
         tv = xWS(X)[WS_TVAL : WS_TVAL + nmod]
-        for t in range(nmod):
-            tv[t] = 0.0
-            if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
-                continue
-            if UI[SI[t, SI_UNIT], UI_STATUS] != 0:
-                continue
+        foes = xWI(X)[WI_FOES + 1 : WI_FOES + 1 + xWI(X)[WI_FOES]]  # from prepare_values
+        for t in foes:
             d = edge_distance(x0, y0, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
             tv[t] = max(
                 W[t, W_CC] * _gpow(d / (2.0 * max(budget, 1.0))),
@@ -888,12 +893,8 @@ def candidates(X, u, C, greedy):
         for _k in range(2):
             best = np.int64(-1)
             bv = 0.0
-            for t in range(nmod):
-                if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
-                    continue
-                if UI[SI[t, SI_UNIT], UI_STATUS] != 0 or (
-                    nt_ > 0 and SI[t, SI_UNIT] == SI[tgt[0], SI_UNIT]
-                ):
+            for t in foes:
+                if nt_ > 0 and SI[t, SI_UNIT] == SI[tgt[0], SI_UNIT]:
                     continue
                 v = tv[t]
                 if v > bv:
