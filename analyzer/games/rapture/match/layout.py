@@ -448,8 +448,14 @@ WI_NEAR = 1700
 #: policies_nb.prepare_values: the opposing models in play (living, their unit on the field)
 #: of the unit deciding: their number, then their indices in order
 WI_FOES = 1800
+#: policies_nb.choose_unit: the opposing models in play, as in WI_FOES, and per model how
+#: far it threatens (move budget plus weapon range) in WS_THREAT_REACH
+WI_URGE = 1850
+WS_THREAT_REACH = 1700
 assert WI_NEAR + 2 + MAX_MODELS + MAX_TERRAIN <= WI_FOES
-assert WI_FOES + 1 + MAX_MODELS <= WI_SIZE
+assert WI_FOES + 1 + MAX_MODELS <= WI_URGE and WI_URGE + 1 + MAX_MODELS <= WI_SIZE
+assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_THREAT_REACH
+assert WS_THREAT_REACH + MAX_MODELS <= WS_GEO
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
 #: engine_nb attack actions: 21 scratch lists of up to 48 models

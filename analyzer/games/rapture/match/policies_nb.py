@@ -172,12 +172,14 @@ from analyzer.games.rapture.match.layout import (
     WI_FOES,
     WI_MEMBERS,
     WI_TGT,
+    WI_URGE,
     WS_DECIDE,
     WS_REACH,
     WS_REACH_KEY,
     WS_REACH_N,
     WS_REACH_WX,
     WS_REACH_WY,
+    WS_THREAT_REACH,
     WS_TVAL,
     WS_W,
 )
@@ -554,33 +556,51 @@ def prepare_values(X, u, W):
             nfoes += 1
             WI[WI_FOES + nfoes] = t
     WI[WI_FOES] = nfoes
+    # each row is computed into locals and stored at the end (numba emits no alias
+    # information: a store into W would make every value read before it be read again)
     for t in WI[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
         kv = kill_value(X, t, side)
-        W[t, W_CC], _ = attack_value_kv(X, att, h_cc, t, np.bool_(False), np.int64(0), kv)
+        hp_t = SI[t, SI_HP] - MI[t, MI_WOUNDS]
+        vph_t = SF[t, SF_VPH]
+        w_cc = np.float64(0.0)
+        w_rng = np.float64(0.0)
+        w_rng_cover = np.float64(0.0)
+        if att > 0:
+            dfn, at, red = block_for(X, t, np.bool_(False), np.int64(0))
+            w_cc, _ = _value_on(TAB, att, h_cc, dfn, at, red, hp_t, vph_t, kv)
         if rof > 0:
-            W[t, W_RNG], _ = attack_value_kv(X, rof, h_rng, t, np.bool_(True), np.int64(0), kv)
-            W[t, W_RNG_COVER], _ = attack_value_kv(
-                X, rof, h_rng, t, np.bool_(True), np.int64(1), kv
-            )
+            dfn, at, red = block_for(X, t, np.bool_(True), np.int64(0))
+            w_rng, _ = _value_on(TAB, rof, h_rng, dfn, at, red, hp_t, vph_t, kv)
+            dfn, at, red = block_for(X, t, np.bool_(True), np.int64(1))
+            w_rng_cover, _ = _value_on(TAB, rof, h_rng, dfn, at, red, hp_t, vph_t, kv)
+        W[t, W_CC] = w_cc
+        W[t, W_RNG] = w_rng
+        W[t, W_RNG_COVER] = w_rng_cover
         if actor_blocked(X, t) or UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] > 0:
             continue
         fac = 0.5 if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
-        W[t, W_REACH] = move_budget(X, t, np.bool_(False))
+        reach = move_budget(X, t, np.bool_(False))
         att_t = MI[t, MI_CS + ST_ATT]
         v = np.float64(0.0)
         if att_t > 0:
             v, _ = _value_on(
                 TAB, att_t, MI[t, MI_CS + ST_CCS], d_cc, at_cc, red_cc, hp_l, vph_l, kv_l
             )
-        W[t, W_THR_CC] = v * fac
+        thr_cc = v * fac
+        thr_rng = np.float64(0.0)
+        thr_rng_cover = np.float64(0.0)
         if SI[t, SI_WEAPON] == 1:
             rof_t = MI[t, MI_CS + ST_ROF]
             mms_t = MI[t, MI_CS + ST_MMS]
             if rof_t > 0:
                 v, _ = _value_on(TAB, rof_t, mms_t, d_rn, at_rn, red_rn, hp_l, vph_l, kv_l)
-                W[t, W_THR_RNG] = v * fac
+                thr_rng = v * fac
                 v, _ = _value_on(TAB, rof_t, mms_t, d_rc, at_rc, red_rc, hp_l, vph_l, kv_l)
-                W[t, W_THR_RNG_COVER] = v * fac
+                thr_rng_cover = v * fac
+        W[t, W_REACH] = reach
+        W[t, W_THR_CC] = thr_cc
+        W[t, W_THR_RNG] = thr_rng
+        W[t, W_THR_RNG_COVER] = thr_rng_cover
 
 
 @njit(**INNER)
@@ -1310,11 +1330,12 @@ def pick(C, n, policy, rng):
 
 
 @njit(**INLINE)
-def unit_urgency(X, u, kv):
+def unit_urgency(X, u, kv, foes, reach):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in
     reach of opposing units (so they act before the threat does).  ``kv``: the value of
-    killing each model (:func:`kill_value` for u's side)."""
+    killing each model (:func:`kill_value` for u's side); ``foes``: the opposing models in
+    play; ``reach``: how far each of them threatens (move budget plus weapon range)."""
     SI = xSI(X)
     SF = xSF(X)
     US = xUS(X)
@@ -1324,7 +1345,6 @@ def unit_urgency(X, u, kv):
     lead = lead_model(X, u)
     if lead < 0:
         return -1e9
-    side = US[u, US_SIDE]
     dice = np.int64(0)
     shots = np.int64(0)
     f = US[u, US_FIRST]
@@ -1338,11 +1358,7 @@ def unit_urgency(X, u, kv):
     x = MF[lead, MF_X]
     y = MF[lead, MF_Y]
     r = SF[lead, SF_R]
-    for t in range(SI.shape[0]):
-        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
-            continue
-        if UI[SI[t, SI_UNIT], UI_STATUS] != 0:
-            continue
+    for t in foes:
         d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
         if UI[u, UI_ENG] == 1:
             if d <= CONTACT:
@@ -1355,10 +1371,7 @@ def unit_urgency(X, u, kv):
                 X, shots, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), kv[t]
             )
             best = max(best, 50.0 + v)
-        reach = move_budget(X, t, np.bool_(False))
-        if SI[t, SI_WEAPON] == 1:
-            reach += SF[t, SF_RANGE]
-        if d <= reach:
+        if d <= reach[t]:
             threatened += 1.0
     return best + threatened
 
@@ -1395,11 +1408,24 @@ def choose_unit(X, side, policy):
     best = np.int64(-1)
     bv = np.float64(-1e30)
     SI = xSI(X)
-    kv = xWS(X)[WS_TVAL : WS_TVAL + SI.shape[0]]  # the kill values, the same for every unit
+    SF = xSF(X)
+    MI = xMI(X)
+    WI = xWI(X)
+    # the same for every unit: kill values, the opposing models in play, their threat reach
+    kv = xWS(X)[WS_TVAL : WS_TVAL + SI.shape[0]]
+    reach = xWS(X)[WS_THREAT_REACH : WS_THREAT_REACH + SI.shape[0]]
+    nfoes = np.int64(0)
     for t in range(SI.shape[0]):
-        kv[t] = (
-            kill_value(X, t, side) if xMI(X)[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side else 0.0
-        )
+        kv[t] = 0.0
+        if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side:
+            kv[t] = kill_value(X, t, side)
+            if UI[SI[t, SI_UNIT], UI_STATUS] == 0:
+                reach[t] = move_budget(X, t, np.bool_(False))
+                if SI[t, SI_WEAPON] == 1:
+                    reach[t] += SF[t, SF_RANGE]
+                nfoes += 1
+                WI[WI_URGE + nfoes] = t
+    foes = WI[WI_URGE + 1 : WI_URGE + 1 + nfoes]
     for u in range(US.shape[0]):
         if (
             US[u, US_SIDE] == side
@@ -1407,7 +1433,7 @@ def choose_unit(X, side, policy):
             and UI[u, UI_ACT] == 0
             and UI[u, UI_MK + MK_ESCAPE] == 0
         ):
-            v = unit_urgency(X, u, kv)
+            v = unit_urgency(X, u, kv, foes, reach)
             if v > bv:
                 bv = v
                 best = u
