@@ -1068,7 +1068,7 @@ def candidates(X, u, C, greedy):
     return n
 
 
-@njit(**INNER)
+@njit(**INLINE)
 def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
     """A move candidate towards (gx, gy), scored by the change of the position value."""
     SF = xSF(X)

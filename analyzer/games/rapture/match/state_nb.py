@@ -1237,8 +1237,8 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
     left = budget
     wet = np.bool_(False)
     halved = np.bool_(False)
-    failed = xWI(X)[WI_WALK_FAILED : WI_WALK_FAILED + 32]  # difficult pieces failed
-    failed[:] = 0
+    # difficult pieces failed (all 0 between walks: a walk clears what it set)
+    failed = xWI(X)[WI_WALK_FAILED : WI_WALK_FAILED + 32]
     nfailed = np.int64(0)  # failed pieces the centre is in: distance counts double
     _neighbours(X, m, x, y, budget)
     WI = xWI(X)
@@ -1401,6 +1401,8 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
                 contact = c_model
             break
     if not dry:
+        for p in near_p:
+            failed[p] = 0
         mark_moved(X)
         MF[m, MF_X] = x
         MF[m, MF_Y] = y
