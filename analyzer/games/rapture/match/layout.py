@@ -427,7 +427,8 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
 #: per-decision constants of the unit deciding (policies_nb.prepare_values): its unit + 1,
 #: whether it is the own unit closest to the mission's area or object, its lead model, the
 #: lead's base radius, the lead's action pool model, the unit's weapon range (-1: no
-#: weapon) and the lead's move budget (at least 1 cm)
+#: weapon), the lead's move budget (at least 1 cm) and the number of own units in play
+#: with an Escape Marker
 WS_DECIDE = 1400
 WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (choose_unit)
 #: state_nb.walk: the models and pieces within reach of a start point (WI_NEAR: their

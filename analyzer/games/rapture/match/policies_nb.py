@@ -404,7 +404,8 @@ def closest_to_objective(X, u):
 
 @njit(**INLINE)
 def objective_at(X, u, x, y):
-    """Mission terms of a position for unit u (VP units)."""
+    """Mission terms of a position for unit u (VP units); after :func:`prepare_values` for u
+    (its constants: whether u is the unit closest to the objective, escaping allies)."""
     SF = xSF(X)
     US = xUS(X)
     MIS = xMIS(X)
@@ -424,9 +425,7 @@ def objective_at(X, u, x, y):
     k = G[G_MIS0 + side]
     kind = MIS[k, M_KIND]
     value = np.float64(0.0)
-    # kept by prepare_values for the deciding unit (stored as u + 1)
-    mine = WS[WS_DECIDE] == u + 1
-    closest = WS[WS_DECIDE + 1] == 1.0 if mine else closest_to_objective(X, u)
+    closest = WS[WS_DECIDE + 1] == 1.0
     if kind == MIS_HOLD:
         # only the own unit closest to the area cares
         if closest:
@@ -444,7 +443,9 @@ def objective_at(X, u, x, y):
             ox = GF[GF_OBJX0 + 2 * side]
             oy = GF[GF_OBJY0 + 2 * side]
             value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r, 0.0)
-    # rescue escaping allies
+    # rescue escaping allies (prepare_values counted them)
+    if WS[WS_DECIDE + 7] == 0.0:
+        return value
     for v in range(US.shape[0]):
         if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
             continue
@@ -529,6 +530,11 @@ def prepare_values(X, u, W):
     WS[WS_DECIDE + 4] = SI[lead, SI_POOL]
     WS[WS_DECIDE + 5] = SF[lead, SF_RANGE] if _unit_has_weapon(X, u) else -1.0
     WS[WS_DECIDE + 6] = max(move_budget(X, lead, np.bool_(False)), 1.0)
+    escaping = np.int64(0)
+    for v in range(US.shape[0]):
+        if v != u and US[v, US_SIDE] == side and UI[v, UI_STATUS] == 0:
+            escaping += UI[v, UI_MK + MK_ESCAPE] > 0
+    WS[WS_DECIDE + 7] = escaping
     WI = xWI(X)
     nfoes = np.int64(0)
     att = np.int64(0)
