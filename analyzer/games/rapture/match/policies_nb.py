@@ -506,11 +506,6 @@ def _gpow(activations):
     return 1.0 / (1.0 + DECAY * max(activations, 1.0))
 
 
-#: The largest discount, ``_gpow`` of one activation, computed the same way: in floating
-#: point too no discount exceeds it, so a value times G_MAX bounds the value discounted.
-G_MAX = 1.0 / (1.0 + DECAY * 1.0)
-
-
 @njit(**INNER)
 def prepare_values(X, u, W):
     """Per opposing model: the value of unit u's close combat / ranged attacks on it (with and
@@ -655,7 +650,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
                 imm = max(imm, ev * max(cc_left, 0))
             elif d <= budget and moves_left >= 1 and ap_left >= 2:
                 imm = max(imm, 0.7 * ev * min(cc_left, ap_left - 1))
-            elif ev * G_MAX > fut:  # else no discount can lift it above fut
+            else:
                 fut = max(fut, ev * _gpow(d / (2.0 * budget)))
         if rng_range >= 0.0 and W[t, W_RNG] > 0.0 and UI[tu, UI_ENG] == 0:
             if d <= rng_range and rng_left > 0 and contact < 0:
@@ -665,7 +660,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
                     s1 = t
                 elif s2 < 0 or W[t, W_RNG] > W[s2, W_RNG]:
                     s2 = t
-            elif W[t, W_RNG] * G_MAX > fut:
+            else:
                 fut = max(fut, W[t, W_RNG] * _gpow(max(d - rng_range, 0.0) / (2.0 * budget)))
         # their attacks (one move, then the attack)
         reach = W[t, W_REACH]
