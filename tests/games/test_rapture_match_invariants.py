@@ -8,7 +8,6 @@ from the casualties' credits, bonuses and missions).  Any violation is counted p
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -240,12 +239,12 @@ def test_cli_match_command(tmp_path: Path) -> None:
     out = CliRunner().invoke(match, [*args, "--trace", "3", "--matches", "16"])
     assert out.exit_code == 0, out.output
     assert "=== round 1 ===" in out.output and "A wins" in out.output
+    again = CliRunner().invoke(match, [*args, "--trace", "3", "--matches", "16"])
+    assert again.output == out.output  # the same seed replays the same match
     with pytest.raises(AnalyzerError, match="--matches"):
         match.main([*args[:5], "--matches", "0"], standalone_mode=False)
     with pytest.raises(AnalyzerError, match="unknown match option"):
         match.main([*args, "--option", "nonsense=1"], standalone_mode=False)
-    digest = hashlib.sha256(out.output.encode()).hexdigest()
-    assert len(digest) == 64
 
 
 def test_views_compiled_with_fixed_extents_reject_an_array_of_another_shape() -> None:
