@@ -430,6 +430,7 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
 #: weapon), the lead's move budget (at least 1 cm) and the number of own units in play
 #: with an Escape Marker
 WS_DECIDE = 1400
+DEC_UNIT, DEC_CLOSEST, DEC_LEAD, DEC_R, DEC_POOL, DEC_RANGE, DEC_BUDGET, DEC_ESCAPING = range(8)
 WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (choose_unit)
 #: state_nb.walk: the models and pieces within reach of a start point (WI_NEAR: their
 #: counts, then the models, then the pieces), for the key in WS_NEAR_KEY (model, x, y,

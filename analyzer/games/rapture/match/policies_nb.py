@@ -80,6 +80,14 @@ from analyzer.games.rapture.match.layout import (
     C_Y,
     CC_LIMIT,
     CONTACT,
+    DEC_BUDGET,
+    DEC_CLOSEST,
+    DEC_ESCAPING,
+    DEC_LEAD,
+    DEC_POOL,
+    DEC_R,
+    DEC_RANGE,
+    DEC_UNIT,
     G_BONUS0,
     G_CARRIER0,
     G_DIS0,
@@ -425,7 +433,7 @@ def objective_at(X, u, x, y):
     k = G[G_MIS0 + side]
     kind = MIS[k, M_KIND]
     value = np.float64(0.0)
-    closest = WS[WS_DECIDE + 1] == 1.0
+    closest = WS[WS_DECIDE + DEC_CLOSEST] == 1.0
     if kind == MIS_HOLD:
         # only the own unit closest to the area cares
         if closest:
@@ -444,7 +452,7 @@ def objective_at(X, u, x, y):
             oy = GF[GF_OBJY0 + 2 * side]
             value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r, 0.0)
     # rescue escaping allies (prepare_values counted them)
-    if WS[WS_DECIDE + 7] == 0.0:
+    if WS[WS_DECIDE + DEC_ESCAPING] == 0.0:
         return value
     for v in range(US.shape[0]):
         if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
@@ -506,6 +514,23 @@ def _gpow(activations):
     return 1.0 / (1.0 + DECAY * max(activations, 1.0))
 
 
+@njit(**INLINE)
+def list_foes(X, side, at):
+    """The opposing models in play for ``side`` (living, their unit on the field), in index
+    order, into ``WI[at + 1 ...]`` with their number in ``WI[at]``; returns that number."""
+    SI = xSI(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    WI = xWI(X)
+    n = np.int64(0)
+    for t in range(SI.shape[0]):
+        if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side and UI[SI[t, SI_UNIT], UI_STATUS] == 0:
+            n += 1
+            WI[at + n] = t
+    WI[at] = n
+    return n
+
+
 @njit(**INNER)
 def prepare_values(X, u, W):
     """Per opposing model: the value of unit u's close combat / ranged attacks on it (with and
@@ -518,20 +543,18 @@ def prepare_values(X, u, W):
     side = US[u, US_SIDE]
     lead = lead_model(X, u)
     WS = xWS(X)
-    WS[WS_DECIDE] = u + 1
-    WS[WS_DECIDE + 1] = 1.0 if closest_to_objective(X, u) else 0.0
-    WS[WS_DECIDE + 2] = lead
-    WS[WS_DECIDE + 3] = SF[lead, SF_R]
-    WS[WS_DECIDE + 4] = SI[lead, SI_POOL]
-    WS[WS_DECIDE + 5] = SF[lead, SF_RANGE] if _unit_has_weapon(X, u) else -1.0
-    WS[WS_DECIDE + 6] = max(move_budget(X, lead, np.bool_(False)), 1.0)
+    WS[WS_DECIDE + DEC_UNIT] = u + 1
+    WS[WS_DECIDE + DEC_CLOSEST] = 1.0 if closest_to_objective(X, u) else 0.0
+    WS[WS_DECIDE + DEC_LEAD] = lead
+    WS[WS_DECIDE + DEC_R] = SF[lead, SF_R]
+    WS[WS_DECIDE + DEC_POOL] = SI[lead, SI_POOL]
+    WS[WS_DECIDE + DEC_RANGE] = SF[lead, SF_RANGE] if _unit_has_weapon(X, u) else -1.0
+    WS[WS_DECIDE + DEC_BUDGET] = max(move_budget(X, lead, np.bool_(False)), 1.0)
     escaping = np.int64(0)
     for v in range(US.shape[0]):
         if v != u and US[v, US_SIDE] == side and UI[v, UI_STATUS] == 0:
             escaping += UI[v, UI_MK + MK_ESCAPE] > 0
-    WS[WS_DECIDE + 7] = escaping
-    WI = xWI(X)
-    nfoes = np.int64(0)
+    WS[WS_DECIDE + DEC_ESCAPING] = escaping
     att = np.int64(0)
     rof = np.int64(0)
     f = US[u, US_FIRST]
@@ -553,13 +576,10 @@ def prepare_values(X, u, W):
     for t in range(SI.shape[0]):
         for c in range(W_COLS):
             W[t, c] = 0.0
-        if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side and UI[SI[t, SI_UNIT], UI_STATUS] == 0:
-            nfoes += 1
-            WI[WI_FOES + nfoes] = t
-    WI[WI_FOES] = nfoes
+    nfoes = list_foes(X, side, WI_FOES)
     # each row is computed into locals and stored at the end (numba emits no alias
     # information: a store into W would make every value read before it be read again)
-    for t in WI[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
+    for t in xWI(X)[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
         kv = kill_value(X, t, side)
         hp_t = SI[t, SI_HP] - MI[t, MI_WOUNDS]
         vph_t = SF[t, SF_VPH]
@@ -623,11 +643,11 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     UI = xUI(X)
     WS = xWS(X)
     WI = xWI(X)
-    lead = np.int64(WS[WS_DECIDE + 2])
-    r = WS[WS_DECIDE + 3]
-    pl = np.int64(WS[WS_DECIDE + 4])
-    rng_range = WS[WS_DECIDE + 5]
-    budget = WS[WS_DECIDE + 6]
+    lead = np.int64(WS[WS_DECIDE + DEC_LEAD])
+    r = WS[WS_DECIDE + DEC_R]
+    pl = np.int64(WS[WS_DECIDE + DEC_POOL])
+    rng_range = WS[WS_DECIDE + DEC_RANGE]
+    budget = WS[WS_DECIDE + DEC_BUDGET]
     cc_left = min(ap_left, CC_LIMIT - MI[pl, MI_CC])
     rng_left = min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED])
     imm = 0.0
@@ -1410,23 +1430,17 @@ def choose_unit(X, side, policy):
     bv = np.float64(-1e30)
     SI = xSI(X)
     SF = xSF(X)
-    MI = xMI(X)
-    WI = xWI(X)
-    # the same for every unit: kill values, the opposing models in play, their threat reach
+    # the same for every unit: the opposing models in play, their kill values and how far
+    # they threaten
     kv = xWS(X)[WS_TVAL : WS_TVAL + SI.shape[0]]
     reach = xWS(X)[WS_THREAT_REACH : WS_THREAT_REACH + SI.shape[0]]
-    nfoes = np.int64(0)
-    for t in range(SI.shape[0]):
-        kv[t] = 0.0
-        if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side:
-            kv[t] = kill_value(X, t, side)
-            if UI[SI[t, SI_UNIT], UI_STATUS] == 0:
-                reach[t] = move_budget(X, t, np.bool_(False))
-                if SI[t, SI_WEAPON] == 1:
-                    reach[t] += SF[t, SF_RANGE]
-                nfoes += 1
-                WI[WI_URGE + nfoes] = t
-    foes = WI[WI_URGE + 1 : WI_URGE + 1 + nfoes]
+    nfoes = list_foes(X, side, WI_URGE)
+    foes = xWI(X)[WI_URGE + 1 : WI_URGE + 1 + nfoes]
+    for t in foes:
+        kv[t] = kill_value(X, t, side)
+        reach[t] = move_budget(X, t, np.bool_(False))
+        if SI[t, SI_WEAPON] == 1:
+            reach[t] += SF[t, SF_RANGE]
     for u in range(US.shape[0]):
         if (
             US[u, US_SIDE] == side
