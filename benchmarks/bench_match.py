@@ -32,6 +32,18 @@ from analyzer.games.rapture.match import match_nb as M
 LISTS = paths.system_config("rapture", "lists")
 
 
+def machine() -> str:
+    """The CPU model, core count and load average, so a figure says where it was measured."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next(line.split(":", 1)[1].strip() for line in info if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"machine: {model}, {os.cpu_count()} cores, load average {load:.2f} before timing"
+
+
 def timed(setup, matches: int, threads: int, seed: int) -> tuple[float, int]:
     """Wall time of ``matches`` matches and the activations they played."""
     start = time.perf_counter()
@@ -69,6 +81,7 @@ def main() -> None:
     if rec1[:, M.R_VIOL].sum() or not (np.array_equal(rec1, rec2) and np.array_equal(u1, u2)):
         raise SystemExit("correctness check failed: invariant violations or thread dependence")
 
+    print(machine())
     a, b = greedy.comp.list_points
     print(
         f"lists: {greedy.comp.list_names[0]} ({a} pts) vs {greedy.comp.list_names[1]} "
