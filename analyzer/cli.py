@@ -334,6 +334,10 @@ def compare(
     from analyzer.analysis.duel import parse_rule_options
 
     out = Path(out_dir) if out_dir else Path("reports") / f"compare-{system}"
+    if system == "rapture":
+        from analyzer.games.rapture.match.cli import announce_compile
+
+        announce_compile()
     result = compare_lists(
         system,
         list(lists),

@@ -68,3 +68,17 @@ def test_bad_input_is_one_line_exit_2(extra, message, capsys):
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") <= 3
+
+
+def test_cold_start_is_announced_only_when_the_cache_lacks_an_entry_point(capsys, monkeypatch):
+    from analyzer.games.rapture.match import cli as match_cli
+    from analyzer.games.rapture.match.kernels import FUNCTIONS
+
+    main([*BASE, "--matches", "2"])  # the engine is now in numba's cache
+    assert "compiling" not in capsys.readouterr().err
+    assert not match_cli.cold_start()
+    cache_file = next(iter(FUNCTIONS.values()))._cache._cache_file
+    monkeypatch.setattr(cache_file, "_index_path", "/nonexistent/index.nbi")
+    assert match_cli.cold_start()
+    match_cli.announce_compile()
+    assert "compiling the Rapture match engine" in capsys.readouterr().err

@@ -6,12 +6,36 @@ Register with ``cli.add_command(match)``.  User errors raise
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from analyzer.errors import InputError
 from analyzer.games.rapture.match.compile import FIRST_MODES, POLICIES
 
 SYSTEMS = ("rapture",)
+
+
+def cold_start() -> bool:
+    """Whether numba's cache lacks an entry point of the match engine, so that the first
+    match compiles it (about a minute on two cores)."""
+    from analyzer.games.rapture.match.kernels import FUNCTIONS
+
+    try:
+        indexes = [Path(d._cache._cache_file._index_path) for d in FUNCTIONS.values()]
+    except AttributeError:  # numba's cache internals changed: assume warm, say nothing
+        return False
+    return not all(path.exists() for path in indexes)
+
+
+def announce_compile() -> None:
+    """Tell the user, before the wait, that the engine is about to be compiled."""
+    if cold_start():
+        click.echo(
+            "compiling the Rapture match engine (once after installing or updating it, "
+            "about a minute)...",
+            err=True,
+        )
 
 
 @click.command("match")
@@ -107,6 +131,7 @@ def match(
     if "scenario" in chosen:
         raise InputError("give the terrain with --scenario, not --opt scenario=...")
     options = match_options({"a": policy_a, "b": policy_b}, chosen)
+    announce_compile()
     if trace_k is not None:
         setup = prepare(list_a, list_b, units=units_file, scenario=scenario, options=options)
         for line in trace_match(setup, trace_k, seed):
