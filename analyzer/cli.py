@@ -6,6 +6,8 @@ user can fix are printed as one line ``error: ...`` with exit code 2.
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,10 +19,61 @@ from analyzer.dice.mechanic import Mechanic, Option, analyze
 from analyzer.duels import FIRST, DuelOptions
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.games import SYSTEMS, mechanics
+from analyzer.games.rapture.match.cli import SYSTEMS as MATCH_SYSTEMS
+from analyzer.games.rapture.match.compile import POLICIES
 
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 2026
 FORMATS = ("table", "json", "csv")
+
+#: Upper bound of every trial and match count option (memory and time grow with it);
+#: the same as ``analyzer match --matches`` (``analyzer.games.rapture.match.MAX_MATCHES``).
+MAX_COUNT = 100_000_000
+#: Largest starting distance of a duel (cm, or Heroscape spaces).
+MAX_DISTANCE = 10_000.0
+#: Distance of a bare ``--start range``.
+DEFAULT_RANGE = 12.0
+START_HELP = (
+    "'melee', or 'range R' (also 'range:R', 'range=R', or two words: --start range R) "
+    "with R the distance in the system's unit (cm, Heroscape spaces), 0 to 10,000; "
+    "a bare 'range' starts at 12"
+)
+
+
+# ------------------------------------------------------------------ shared option checks
+# Every command checks its options with these, before any work, so that the same mistake
+# gets the same one-line message whichever command it is made in.
+def check_at_least(value: float | None, option: str, low: float) -> None:
+    """``value >= low`` (``None``: not given, nothing to check)."""
+    if value is not None and value < low:
+        raise InputError(f"{option} must be >= {low} (got {value})")
+
+
+def check_between(value: int | None, option: str, low: int, high: int = MAX_COUNT) -> None:
+    """``low <= value <= high``, in the style of ``--matches``'s message."""
+    if value is not None and not low <= value <= high:
+        raise InputError(f"{option} must be between {low:,} and {high:,} (got {value})")
+
+
+def check_seed(seed: int | None) -> None:
+    check_at_least(seed, "--seed", 0)
+
+
+_SCHEDULER = re.compile(
+    r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})/?$"
+)
+
+
+def check_scheduler(address: str | None) -> None:
+    """``--scheduler``: a Dask scheduler address ``[tcp://]HOST:PORT`` (reachability is
+    checked on connecting: ``cannot reach the Dask scheduler at ...``)."""
+    if address is None:
+        return
+    found = _SCHEDULER.match(address)
+    if not found or not 1 <= int(found.group(1)) <= 65535:
+        raise InputError(
+            f"--scheduler must be a Dask scheduler address like tcp://HOST:8786 (got {address!r})"
+        )
 
 
 def _click_option(opt: Option) -> click.Option:
@@ -39,6 +92,8 @@ def _roll_command(mechanic: Mechanic) -> click.Command:
     def run(trials: int, seed: int, output_format: str, **raw: Any) -> None:
         from analyzer.reporting.tables import roll_csv, roll_json, roll_table
 
+        check_between(trials, "--trials", 0)
+        check_seed(seed)
         given = {k: v for k, v in raw.items() if v is not None}
         result = analyze(mechanic, given, trials=trials, seed=seed)
         render = {"table": roll_table, "json": roll_json, "csv": roll_csv}[output_format]
@@ -51,7 +106,7 @@ def _roll_command(mechanic: Mechanic) -> click.Command:
             type=int,
             default=DEFAULT_TRIALS,
             show_default=True,
-            help="Monte Carlo trials (0: exact only)",
+            help="Monte Carlo trials (0: exact only; at most 100,000,000)",
         ),
         click.Option(
             ["--seed"], type=int, default=DEFAULT_SEED, show_default=True, help="random seed"
@@ -99,21 +154,34 @@ for _system in SYSTEMS:
     roll.add_command(_SystemGroup(_system, help=f"{_system} dice mechanics"))
 
 
-def _parse_start(text: str) -> tuple[str, float]:
-    """``melee`` | ``range`` | ``range:R`` (``--start range R`` is folded into this form)."""
-    kind, _, distance = text.partition(":")
-    if kind == "melee" and not distance:
+_START = re.compile(r"^\s*(melee|range)\s*(?:[\s:=]\s*(\S+))?\s*$")
+
+
+def parse_start(text: str) -> tuple[str, float]:
+    """``--start``: ``melee`` | ``range`` | ``range R`` | ``range:R`` | ``range=R`` ->
+    (kind, distance); the argv form ``--start range R`` is folded into ``range:R``."""
+    found = _START.match(text)
+    if found is None or (found.group(1) == "melee" and found.group(2) is not None):
+        raise InputError(f"--start must be 'melee' or 'range R' (got {text!r})")
+    if found.group(1) == "melee":
         return "melee", 0.0
-    if kind == "range":
-        try:
-            return "range", float(distance) if distance else 12.0
-        except ValueError:
-            pass
-    raise InputError(f"--start must be 'melee' or 'range R' (got {text!r})")
+    if found.group(2) is None:
+        return "range", DEFAULT_RANGE
+    try:
+        distance = float(found.group(2))
+    except ValueError:
+        distance = math.nan
+    if not 0 <= distance <= MAX_DISTANCE:  # also rejects nan
+        raise InputError(
+            f"--start range R: R must be a number from 0 to {MAX_DISTANCE:,.0f} "
+            f"(got {found.group(2)!r})"
+        )
+    return "range", distance
 
 
 def _duel_options(start: str, first: str, max_rounds: int) -> DuelOptions:
-    kind, distance = _parse_start(start)
+    check_between(max_rounds, "--max-rounds", 1, 100)
+    kind, distance = parse_start(start)
     return DuelOptions(start=kind, distance=distance, first=first, max_rounds=max_rounds)
 
 
@@ -167,12 +235,7 @@ _RULE_OPTION = click.option(
 )
 
 
-_START_OPTION = click.option(
-    "--start",
-    default="melee",
-    show_default=True,
-    help="'melee' or 'range R' (R in the system's distance unit: cm, Heroscape spaces)",
-)
+_START_OPTION = click.option("--start", default="melee", show_default=True, help=START_HELP)
 _FIRST_OPTION = click.option(
     "--first",
     type=click.Choice(FIRST),
@@ -181,7 +244,7 @@ _FIRST_OPTION = click.option(
     help="who takes the first activation",
 )
 _MAX_ROUNDS_OPTION = click.option(
-    "--max-rounds", type=int, default=12, show_default=True, help="round cap (draw)"
+    "--max-rounds", type=int, default=12, show_default=True, help="round cap (draw), 1 to 100"
 )
 
 
@@ -194,7 +257,13 @@ _MAX_ROUNDS_OPTION = click.option(
 @_FIRST_OPTION
 @_MAX_ROUNDS_OPTION
 @_RULE_OPTION
-@click.option("--trials", type=int, default=100_000, show_default=True)
+@click.option(
+    "--trials",
+    type=int,
+    default=100_000,
+    show_default=True,
+    help="Monte Carlo trials (0: exact only; at most 100,000,000)",
+)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
 def duel(
@@ -215,6 +284,8 @@ def duel(
     from analyzer.analysis.duel import parse_rule_options
     from analyzer.reporting.tables import duel_json, duel_table
 
+    check_between(trials, "--trials", 0)
+    check_seed(seed)
     options = _duel_options(start, first, max_rounds)
     rules = parse_rule_options(rule_opts)
     result = run_named_duel(system, units_file, a, b, options, trials, seed, rules)
@@ -242,7 +313,13 @@ def duel(
 @_FIRST_OPTION
 @_MAX_ROUNDS_OPTION
 @_RULE_OPTION
-@click.option("--trials", type=int, default=20_000, show_default=True, help="trials per duel")
+@click.option(
+    "--trials",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="trials per duel (at most 100,000,000)",
+)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 def value(
     system: str,
@@ -261,6 +338,9 @@ def value(
     from analyzer.reporting.tables import value_summary_table
     from analyzer.reporting.value_report import run_value_report
 
+    check_between(trials, "--trials", 0)
+    check_seed(seed)
+    options = _duel_options(start, first, max_rounds)
     out = Path(out_dir) if out_dir else Path("reports") / f"value-{system}"
     progress = _progress_line if sys.stderr.isatty() else None
     summary, written = run_value_report(
@@ -271,7 +351,7 @@ def value(
         trials,
         seed,
         progress=progress,
-        options=_duel_options(start, first, max_rounds),
+        options=options,
         rule_options=parse_rule_options(rule_opts),
     )
     click.echo(value_summary_table(summary))
@@ -280,7 +360,7 @@ def value(
 
 
 @cli.command()
-@_system_argument()
+@click.argument("system", type=click.Choice(MATCH_SYSTEMS), metavar="SYSTEM")
 @_UNITS_OPTION
 @click.option(
     "--lists",
@@ -290,8 +370,20 @@ def value(
     type=click.Path(dir_okay=False),
     help="army list files (repeat --lists, or give several after one --lists)",
 )
-@click.option("--matches", type=int, default=2000, show_default=True, help="matches per pair")
-@click.option("--policy", default="greedy", show_default=True, help="AI policy of both players")
+@click.option(
+    "--matches",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="matches per pair (at most 100,000,000)",
+)
+@click.option(
+    "--policy",
+    type=click.Choice(POLICIES),
+    default="greedy",
+    show_default=True,
+    help="AI policy of both players",
+)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option(
     "--first",
@@ -302,7 +394,12 @@ def value(
 )
 @click.option("--scenario", default=None, help="terrain scenario (default: generated per match)")
 @click.option("--opt", "match_opts", multiple=True, metavar="KEY=VALUE", help="match option")
-@click.option("--threads", type=int, default=None, help="threads (results do not depend on it)")
+@click.option(
+    "--threads",
+    type=int,
+    default=None,
+    help="worker threads, >= 1 (default: NUMBA_NUM_THREADS); results do not depend on it",
+)
 @click.option(
     "--out",
     "out_dir",
@@ -327,12 +424,16 @@ def compare(
 ) -> None:
     """Round robin of army lists: win-rate matrix with CIs, Bradley-Terry ratings, charts.
 
-    Finished pairings are kept in the output folder: an interrupted run resumes."""
+    SYSTEM: one with a match engine (rapture).  Finished pairings are kept in the output folder: an interrupted run resumes."""
     import json
 
     from analyzer.analysis.compare import compare_lists, comparison_table, write_comparison
     from analyzer.analysis.duel import parse_rule_options
 
+    check_between(matches, "--matches", 1)
+    check_seed(seed)
+    check_at_least(threads, "--threads", 1)
+    _check_distinct(lists)
     out = Path(out_dir) if out_dir else Path("reports") / f"compare-{system}"
     if system == "rapture":
         from analyzer.games.rapture.match.cli import announce_compile
@@ -362,6 +463,20 @@ def compare(
         click.echo(f"{label}: {path}")
 
 
+def _check_distinct(lists: Sequence[str]) -> None:
+    """``compare --lists``: each army list file once (a list against itself is no pairing)."""
+    seen: dict[Path, str] = {}
+    for name in lists:
+        key = Path(name).resolve()
+        if key in seen:
+            raise InputError(
+                f"--lists: {name} is given twice"
+                + (f" (also as {seen[key]})" if seen[key] != name else "")
+                + "; give each army list once"
+            )
+        seen[key] = name
+
+
 @cli.command()
 @click.argument("results_dir", type=click.Path(file_okay=False))
 @click.option(
@@ -387,7 +502,10 @@ def _progress_line(message: str) -> None:
 def run_click(command: click.Command, argv: Sequence[str]) -> None:
     """Run a click command with the CLI's error handling: one-line errors, exit code 2."""
     try:
-        command.main(args=list(argv), standalone_mode=False)
+        command.main(args=_fold_start_distance(list(argv)), standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as bare:  # ``analyzer`` alone: its help
+        click.echo(bare.ctx.get_help() if bare.ctx else str(bare))
+        sys.exit(0)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.UsageError as err:
@@ -404,7 +522,7 @@ def run_click(command: click.Command, argv: Sequence[str]) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point: one-line errors, exit code 2 for bad input."""
     args = list(argv) if argv is not None else sys.argv[1:]
-    run_click(cli, _fold_start_distance(args))
+    run_click(cli, args)
 
 
 def _register_batch_commands() -> None:

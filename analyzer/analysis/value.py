@@ -71,17 +71,33 @@ class FieldFile(StrictModel):
     lists: list[str] = Field(default_factory=list)
 
 
-def load_field(path: str | Path, cards: dict[str, Any], system: str) -> list[str]:
-    """Opponent names from a field file, each checked against the cards."""
+def _load_field_file(path: str | Path, system: str) -> tuple[FieldFile, Problems]:
+    """The field file, its ``system`` checked, and ``opponents`` and ``lists`` not both given."""
     data, doc = load_model(path, FieldFile)
     problems = Problems(path, doc)
     if data.system != system:
         problems.add(["system"], f"expected {system!r}, found {data.system!r}")
+    if data.opponents and data.lists:
+        problems.add(
+            ["lists"],
+            "give either 'opponents' (unit names: duel value) or 'lists' (army list files: "
+            "matches), not both",
+        )
+    return data, problems
+
+
+def load_field(path: str | Path, cards: dict[str, Any], system: str) -> list[str]:
+    """Opponent names from a field file, each checked against the cards."""
+    data, problems = _load_field_file(path, system)
     for i, name in enumerate(data.opponents):
         if name not in cards:
             problems.add(["opponents", i], f"unknown unit {name!r}")
-    if not data.opponents:
+    if not data.opponents and not data.lists:
         problems.add(["opponents"], "names no opponent units (this use needs unit names)")
+    elif not data.opponents:
+        problems.add(
+            ["lists"], "names army lists, but this use needs unit names ('opponents: [...]')"
+        )
     problems.raise_if_any()
     return list(data.opponents)
 
@@ -94,10 +110,7 @@ def field_lists(path: str | Path, system: str) -> list[Path] | None:
     """
     from analyzer.experiments.spec import find_file
 
-    data, doc = load_model(path, FieldFile)
-    problems = Problems(path, doc)
-    if data.system != system:
-        problems.add(["system"], f"expected {system!r}, found {data.system!r}")
+    data, problems = _load_field_file(path, system)
     found: list[Path] = []
     for i, text in enumerate(data.lists):
         try:

@@ -7,19 +7,113 @@ apart from the rulebook's own figures.
 
 from __future__ import annotations
 
+import types
+import typing
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from analyzer.config.loader import Problems, load_model
 from analyzer.config.yaml_io import ConfigError
 
 
+def _leaf_types(annotation: Any) -> set[Any]:
+    """The scalar types an annotation admits (through unions, Annotated, lists, dicts)."""
+    if annotation is Any or isinstance(annotation, TypeVar):
+        return {Any}
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _leaf_types(typing.get_args(annotation)[0])
+    if origin is typing.Literal:
+        return {type(v) for v in typing.get_args(annotation)}
+    if origin is not None or isinstance(annotation, types.UnionType):
+        args = typing.get_args(annotation)
+        if origin is dict and args:
+            args = args[1:]  # keys are strings in YAML; values count
+        return set().union(*(_leaf_types(a) for a in args)) if args else {Any}
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return set()  # a nested model checks its own fields
+    return {annotation}
+
+
+def _bool_locs(value: Any) -> list[tuple[int | str, ...]]:
+    """Where ``value`` holds a boolean: ``()`` for itself, else the index/key path inside."""
+    if isinstance(value, bool):
+        return [()]
+    if isinstance(value, list | tuple):
+        return [(i, *loc) for i, v in enumerate(value) for loc in _bool_locs(v)]
+    if isinstance(value, dict):
+        return [(str(k), *loc) for k, v in value.items() for loc in _bool_locs(v)]
+    return []
+
+
+_NUMERIC_ONLY: dict[type[BaseModel], dict[str, str]] = {}
+
+
+def _numeric_only(model: type[BaseModel]) -> dict[str, str]:
+    """Input key -> field name of the fields holding numbers but no booleans."""
+    if model not in _NUMERIC_ONLY:
+        found: dict[str, str] = {}
+        for name, info in model.model_fields.items():
+            leaves = _leaf_types(info.annotation)
+            if Any not in leaves and bool not in leaves and leaves & {int, float}:
+                found[info.alias or name] = name
+                found[name] = name
+        _NUMERIC_ONLY[model] = found
+    return _NUMERIC_ONLY[model]
+
+
 class StrictModel(BaseModel):
-    """A pydantic model that rejects unknown keys and is immutable."""
+    """A pydantic model that rejects unknown keys and is immutable.
+
+    YAML's ``true``/``false`` are not numbers here: pydantic would read ``points: true``
+    as 1, so every ``int``/``float`` field (also inside lists and dicts) of every card,
+    list, scenario and spec model rejects a boolean, with the usual error location.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _no_bool_for_numbers(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        if not isinstance(data, dict):
+            return handler(data)
+        numeric = _numeric_only(cls)
+        errors = [
+            InitErrorDetails(
+                type=PydanticCustomError(
+                    "bool_not_number", "expected a number, got a boolean (true/false)"
+                ),
+                loc=(key, *loc),
+                input=value,
+            )
+            for key, value in data.items()
+            if key in numeric
+            for loc in _bool_locs(value)
+        ]
+        if not errors:
+            return handler(data)
+        try:  # the model's other problems too: a file's problems are reported all at once
+            handler(data)
+        except ValidationError as err:
+            errors += [
+                InitErrorDetails(
+                    type=PydanticCustomError(e["type"], e["msg"]),
+                    loc=e["loc"],
+                    input=e["input"],
+                )
+                for e in err.errors(include_url=False)
+            ]
+        raise ValidationError.from_exception_data(cls.__name__, errors)
 
 
 class CardBase(StrictModel):

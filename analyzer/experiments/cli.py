@@ -15,8 +15,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
+from analyzer.errors import InputError
 from analyzer.games import SYSTEMS
+from analyzer.games.rapture.match.compile import POLICIES
 
 
 @contextmanager
@@ -59,7 +62,12 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     help="run on this Dask scheduler (default: Dask's config, else an embedded local cluster)",
 )
 @click.option("--chunk", type=int, default=None, help="blocks per Dask task (default: automatic)")
-@click.option("--trials", type=int, default=None, help="trials per task and cell (default: file)")
+@click.option(
+    "--trials",
+    type=int,
+    default=None,
+    help="trials per task and cell, 1 to 100,000,000 (default: file)",
+)
 @click.option("--seed", type=int, default=None, help="random seed (default: file)")
 @click.option(
     "--until-ci",
@@ -100,9 +108,14 @@ def sweep(
     output_format: str,
 ) -> None:
     """Balance sweep: a grid of variations, measured on Dask with resume (SPEC: sweep file)."""
+    from analyzer.cli import check_between, check_scheduler, check_seed
     from analyzer.experiments.runner import SweepInterrupted
     from analyzer.experiments.sweep import run_sweep, summary_text
 
+    check_between(trials, "--trials", 1)
+    check_between(max_trials, "--max-trials", 1)
+    check_seed(seed)
+    check_scheduler(scheduler)
     try:
         with _sigterm_as_interrupt():
             outcome = run_sweep(
@@ -131,19 +144,6 @@ def sweep(
             click.echo(f"{label}: {path}")
 
 
-def _start(text: str) -> dict[str, Any]:
-    """``melee`` | ``range`` | ``range:R`` -> duel options."""
-    kind, _, distance = text.partition(":")
-    if kind == "melee" and not distance:
-        return {"start": "melee"}
-    if kind == "range":
-        try:
-            return {"start": "range", "distance": float(distance) if distance else 12.0}
-        except ValueError:
-            pass
-    raise click.BadParameter(f"must be 'melee', 'range' or 'range:R' (got {text!r})")
-
-
 @click.command("fair-cost")
 @click.argument("system", type=click.Choice(SYSTEMS))
 @click.option(
@@ -165,23 +165,44 @@ def _start(text: str) -> dict[str, Any]:
     "--trials",
     type=int,
     default=None,
-    help="duels per pairing (default 65,536) or matches per pair of lists (default 4,096)",
+    help="duels per pairing (default 65,536) or matches per pair of lists (default 4,096); "
+    "at most 100,000,000",
 )
 @click.option("--seed", type=int, default=2026, show_default=True)
 @click.option("--block-size", type=int, default=None, help="default 4,096 duels or 256 matches")
-@click.option("--low", type=int, default=None, help="lowest cost to search (default: automatic)")
-@click.option("--high", type=int, default=None, help="highest cost to search")
-@click.option("--start", default="melee", show_default=True, help="duels: 'melee' or 'range:R'")
+@click.option(
+    "--low", type=int, default=None, help="lowest cost to search, >= 1 (default: automatic)"
+)
+@click.option("--high", type=int, default=None, help="highest cost to search, above --low")
+@click.option(
+    "--start",
+    default="melee",
+    show_default=True,
+    help="duels: 'melee', or 'range R' (also 'range:R', 'range=R', or two words: --start "
+    "range R) with R the distance in the system's unit (cm, Heroscape spaces), 0 to 10,000; "
+    "a bare 'range' starts at 12",
+)
 @click.option(
     "--first", type=click.Choice(("a", "b", "alternate")), default="alternate", show_default=True
 )
-@click.option("--max-rounds", type=int, default=None, help="default: 12 (duels), the rules' 6")
-@click.option("--policy", default="greedy", show_default=True, help="matches: AI of both sides")
+@click.option(
+    "--max-rounds",
+    type=int,
+    default=None,
+    help="round cap, >= 1 (default: 12 for duels, at most 100; the rules' 6 for matches)",
+)
+@click.option(
+    "--policy",
+    type=click.Choice(POLICIES),
+    default="greedy",
+    show_default=True,
+    help="matches: AI of both sides",
+)
 @click.option(
     "--opt", "rule_opts", multiple=True, metavar="KEY=VALUE", help="duel rule or match option"
 )
 @click.option("--workers", type=int, default=None, help="Dask workers (0: serial)")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler address")
 @click.option(
     "--out",
     "out_dir",
@@ -219,8 +240,17 @@ def fair_cost(
     """
     from analyzer.analysis.duel import parse_rule_options
     from analyzer.analysis.value import field_lists
+    from analyzer.cli import check_at_least, check_between, check_scheduler, check_seed, parse_start
     from analyzer.experiments.fair_cost import fair_cost as solve
 
+    check_between(trials, "--trials", 1)
+    check_seed(seed)
+    check_at_least(low, "--low", 1)
+    check_at_least(high, "--high", 1)
+    if low is not None and high is not None and high <= low:
+        raise InputError(f"--high must be above --low (got --low {low}, --high {high})")
+    check_at_least(max_rounds, "--max-rounds", 1)
+    check_scheduler(scheduler)
     extra = parse_rule_options(rule_opts)
     if field_lists(field_file, system):
         first_option: dict[str, Any] = (
@@ -230,26 +260,32 @@ def fair_cost(
         options: dict[str, Any] = {**first_option, **rounds, **extra}
         rules: dict[str, Any] = {}
     else:
+        check_between(max_rounds, "--max-rounds", 1, 100)
+        kind, distance = parse_start(start)
         rounds = {"max_rounds": max_rounds if max_rounds is not None else 12}
-        options, rules = {**_start(start), "first": first, **rounds}, extra
-    result = solve(
-        system,
-        unit,
-        field_file,
-        units_file,
-        trials=trials,
-        seed=seed,
-        block_size=block_size,
-        low=low,
-        high=high,
-        options=options,
-        rules=rules,
-        policy=policy,
-        out_dir=out_dir,
-        workers=workers,
-        scheduler=scheduler,
-        progress=lambda msg: click.echo(f"evaluating {msg}", err=True),
-    )
+        options = {"start": kind, **({"distance": distance} if kind == "range" else {})}
+        options, rules = {**options, "first": first, **rounds}, extra
+    try:
+        result = solve(
+            system,
+            unit,
+            field_file,
+            units_file,
+            trials=trials,
+            seed=seed,
+            block_size=block_size,
+            low=low,
+            high=high,
+            options=options,
+            rules=rules,
+            policy=policy,
+            out_dir=out_dir,
+            workers=workers,
+            scheduler=scheduler,
+            progress=lambda msg: click.echo(f"evaluating {msg}", err=True),
+        )
+    except ValidationError as err:  # a value a settings model refused: name the option
+        raise InputError(_validation_message(err)) from None
     table = result.table()
     if output_format == "json":
         click.echo(json.dumps(json.loads(table.to_json(orient="records"))[0], indent=1))
@@ -260,6 +296,26 @@ def fair_cost(
         for note in result.notes:
             click.echo(f"note: {note}")
         click.echo(result.trace().to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+
+
+#: Settings-model fields (pydantic) -> the fair-cost option that sets them.
+_FIELD_OPTIONS = {
+    "seed": "--seed",
+    "trials": "--trials",
+    "block_size": "--block-size",
+    "max_rounds": "--max-rounds",
+    "distance": "--start",
+    "start": "--start",
+    "first": "--first",
+}
+
+
+def _validation_message(err: ValidationError) -> str:
+    """One line from pydantic's first complaint, naming the option rather than the field."""
+    first = err.errors()[0]
+    field = str(first["loc"][-1]) if first["loc"] else ""
+    name = _FIELD_OPTIONS.get(field, field or "option")
+    return f"{name}: {first['msg'].lower()} (got {first.get('input')!r})"
 
 
 def _run(command: click.Command, argv: Sequence[str] | None) -> None:

@@ -55,7 +55,14 @@ from analyzer.experiments.metrics import (
     ValueSection,
 )
 from analyzer.experiments.runner import SweepRun, execute
-from analyzer.experiments.spec import Cell, SweepFile, SweepPlan, blocks_for, code_hash
+from analyzer.experiments.spec import (
+    Cell,
+    SweepFile,
+    SweepPlan,
+    blocks_for,
+    code_hash,
+    rounding_note,
+)
 from analyzer.experiments.tasks import digest
 from analyzer.experiments.variations import set_stat
 from analyzer.games import system_module
@@ -164,6 +171,12 @@ class _Criterion:
         self.block_size = block_size
         self.blocks = blocks_for(trials, block_size)
         self.trials = trials
+        #: the trials run differ from the trials asked (whole blocks, at least two)
+        self.trials_note = (
+            rounding_note(trials, "--trials", self.blocks, block_size)
+            if self.blocks * block_size != trials
+            else None
+        )
         self.ctx = SweepContext(system, self.cards, block_size, lambda t: Path(t), [units_path])
         self.inputs = [units_path, field_path]
         self.code_hash = code_hash(system)
@@ -365,6 +378,8 @@ def fair_cost(
     A field file naming army ``lists`` selects the matches criterion (``policy``, match
     ``options``); otherwise the duel-value criterion (duel ``options``, ``rules``).
     Defaults: 65,536 duels in blocks of 4,096, or 4,096 matches in blocks of 256.
+    ``trials`` run in whole blocks, at least two (the jackknife CI is computed between
+    blocks): 2,048 duels in blocks of 4,096 run 8,192, and ``notes`` says so.
     """
     units_path = Path(units_file) if units_file else paths.system_config(system, "units.yaml")
     lists = field_lists(field_file, system)
@@ -442,7 +457,10 @@ def fair_cost(
         rules_hash=problem.rules_hash,
         opponents=problem.field,
         criterion=problem.criterion,
-        notes=_monotonicity_notes(list(evaluations.values())),
+        notes=[
+            *([problem.trials_note] if problem.trials_note else []),
+            *_monotonicity_notes(list(evaluations.values())),
+        ],
     )
     _write(result, out)
     return result

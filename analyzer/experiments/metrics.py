@@ -13,9 +13,9 @@ Metrics here:
   draws, score = win + draw/2 and the first-activation edge).
 * ``value``: one unit against a field; value per point = expected opponent
   points removed in a one-on-one duel per own point (as ``analyzer value``).
-* ``matches``: army list A against list B with the system's match engine; it
-  needs ``analyzer.games.<system>.match`` to provide :class:`MatchEngine`'s
-  ``match_model`` (see there).
+* ``matches``: army list A against list B with the system's match engine (any engine
+  of the registry, :func:`analyzer.games.match_engine`, through
+  :func:`analyzer.match.sweep.match_model`).
 
 Common random numbers: the task at position ``j`` of a cell (the duel of
 the A/B pair, the duel against the ``j``-th opponent) gets stream ``(j,)`` in
@@ -24,17 +24,17 @@ every cell, so every cell reuses the same per-block seeds.
 
 from __future__ import annotations
 
-import inspect
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field
 
+from analyzer.analysis.duel import check_rule_options, rule_option_kinds
 from analyzer.config.models import StrictModel
 from analyzer.duels import FIRST, STARTS, DuelOptions, DuelSpace
 from analyzer.errors import AnalyzerError, InputError
@@ -140,18 +140,9 @@ class DuelPairing:
 
 
 def rule_option_names(system: str) -> tuple[str, ...]:
-    """The system's duel rule options: keyword parameters of ``duel_model`` with plain defaults.
-
-    The same rule as ``analyzer duel --opt KEY=VALUE`` (e.g. Rapture's ``reaction``).
-    """
-    model = system_module(system, "duel").duel_model
-    return tuple(
-        name
-        for name, p in inspect.signature(model).parameters.items()
-        if name not in ("a", "b", "options")
-        and p.default is not p.empty
-        and isinstance(p.default, bool | int | float | str | type(None))
-    )
+    """The system's duel rule options (as ``analyzer duel --opt KEY=VALUE``, e.g. Rapture's
+    ``reaction``): the keys of :data:`analyzer.analysis.duel.DUEL_RULE_OPTIONS`."""
+    return tuple(rule_option_kinds(system))
 
 
 class DuelModels:
@@ -180,10 +171,8 @@ class DuelModels:
             [a.model_dump(mode="json"), b.model_dump(mode="json"), options.__dict__, stream, rules]
         )
         if key not in self._cache:
-            try:
-                model = system_module(self.system, "duel").duel_model(a, b, options, **rules)
-            except TypeError as err:  # a rule option of the wrong kind
-                raise InputError(str(err)) from None
+            checked = check_rule_options(self.system, rules)
+            model = system_module(self.system, "duel").duel_model(a, b, options, **checked)
             firsts = {"a": (True,), "b": (False,)}.get(options.first, (True, False))
             task = KernelTask(
                 system=self.system,
@@ -419,16 +408,14 @@ class DuelBasedMetric(Metric):
         super().__init__(ctx, section)
         self.models = DuelModels(ctx.system, ctx.block_size)
         self.option_names = DUEL_OPTION_NAMES + self.models.rule_names
-        unknown = sorted(set(section.rules) - set(self.models.rule_names))
-        if unknown:
-            have = ", ".join(self.models.rule_names) or "none"
-            raise ValueError(f"unknown {ctx.system} duel rule option(s) {unknown}; options: {have}")
+        check_rule_options(ctx.system, section.rules)  # InputError on a bad name or value
 
     def base_options(self) -> dict[str, Any]:
         return {**self.spec.options.model_dump(), **self.spec.rules}
 
     def check_options(self, options: dict[str, Any]) -> None:
         duel_options(options)
+        check_rule_options(self.ctx.system, self.rules(options))
 
     def rules(self, options: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in options.items() if k in self.models.rule_names}
@@ -513,39 +500,6 @@ class ValueMetric(DuelBasedMetric):
 # ---------------------------------------------------------------------------- matches
 
 
-class MatchEngine(Protocol):
-    """What ``analyzer.games.<system>.match`` must provide for ``metric: matches``.
-
-    ``match_model(cards, list_a, list_b, policies, options)`` gets the cell's
-    cards by name (after variations), the two loaded army lists, the policies
-    by role (``{"a": ..., "b": ...}``) and the metric's free-form ``options``;
-    it returns an object with
-
-    * ``trial``: a module-level numba trial function (``TRIAL_SIGNATURE`` of
-      :mod:`analyzer.dice.simulate`) playing one match, returning an outcome
-      index whose ``// winner_stride`` is 0 (draw), 1 (list A won) or 2 (list B);
-    * ``params(a_first: bool) -> int64 array``: the kernel's parameter vector
-      when list A (or B) takes the first activation (the arrays are the task's
-      identity: everything that changes a result must be in them);
-    * ``n_outcomes``, ``winner_stride`` (ints); optionally ``firsts`` (default
-      ``(True, False)``: alternate) and ``runner``, the ``module:qualname`` of a
-      block loop ``runner(params, seed, task, first_block, sizes) ->
-      counts[n_blocks, n_outcomes]`` seeding block ``first_block + i`` from
-      ``analyzer.rng.block_states(seed, ..., task, first_block)``.
-
-    A module-level ``POLICIES`` (names) lets the sweep check policy names early.
-    """
-
-    def match_model(
-        self,
-        cards: dict[str, Any],
-        list_a: Any,
-        list_b: Any,
-        policies: dict[str, str],
-        options: dict[str, Any],
-    ) -> Any: ...
-
-
 class MatchesSection(StrictModel):
     kind: Literal["matches"]
     a: str = Field(min_length=1, description="army list file of side A")
@@ -582,16 +536,13 @@ class MatchesMetric(Metric):
     open_options = True
 
     def engine(self) -> Any:
+        """The system's match engine (:class:`analyzer.match.contract.MatchEngine`)."""
+        from analyzer.games import match_engine
+
         try:
-            module = system_module(self.ctx.system, "match")
-        except ImportError:
-            module = None
-        if module is None or not hasattr(module, "match_model"):
-            raise AnalyzerError(
-                f"metric 'matches' needs the {self.ctx.system} match engine "
-                f"(analyzer.games.{self.ctx.system}.match.match_model), which is not available"
-            )
-        return module
+            return match_engine(self.ctx.system)
+        except InputError as err:
+            raise AnalyzerError(f"metric 'matches': {err}") from None
 
     def base_state(self) -> CellState:
         self.engine()
@@ -605,27 +556,29 @@ class MatchesMetric(Metric):
         return super().role_value(kind, role, value)
 
     def check_policy(self, name: Any) -> str:
-        known = getattr(self.engine(), "POLICIES", None)
-        if known is not None and name not in known:
+        known = self.engine().policies
+        if name not in known:
             raise ValueError(f"unknown policy {name!r} (known: {', '.join(map(str, known))})")
         return str(name)
 
     def plan(self, state: CellState) -> CellPlan:
         list_a, list_b = state.roles["a"], state.roles["b"]
-        model = self.engine().match_model(
-            state.cards, list_a, list_b, dict(state.policies), dict(state.options)
+        from analyzer.match.sweep import match_model
+
+        model = match_model(
+            self.ctx.system, state.cards, list_a, list_b, dict(state.policies), dict(state.options)
         )
-        firsts = tuple(getattr(model, "firsts", (True, False)))
+        firsts = model.firsts
         task = KernelTask(
             system=self.ctx.system,
-            trial=function_name(model.trial),
+            trial=model.trial,
             firsts=firsts,
             params=tuple(tuple(int(x) for x in model.params(f)) for f in firsts),
             n_outcomes=int(model.n_outcomes),
             winner_stride=int(model.winner_stride),
             stream=(0,),
             block_size=self.ctx.block_size,
-            runner=getattr(model, "runner", None),
+            runner=model.runner,
             label=f"{list_a.name} vs {list_b.name}",
         )
         return MatchCell(task, {e.unit for e in list_a.units}, {e.unit for e in list_b.units})

@@ -13,7 +13,7 @@ variations; every combination of one value per axis is a *cell*.  Example::
     grid:
       points:  {kind: stat, unit: Agent SI-4X, field: points, values: [20, 25, 30], step: nerf}
       defense: {kind: stat, unit: Agent SI-4X, field: defense, values: [4, 5, 6], step: buff}
-    trials: 16384          # per task and cell, rounded up to whole blocks
+    trials: 16384          # per task and cell, rounded up to whole blocks (at least 2)
     block_size: 2048
     seed: 2026
     precision: {ci_half_width: 0.02, max_trials: 262144}   # optional (--until-ci)
@@ -33,6 +33,13 @@ Axis kinds (``kind``):
   ``first``, ``max_rounds``) or one of the system's duel rule options (the
   ``--opt`` of ``analyzer duel``, e.g. Rapture's ``reaction``: the duel's
   policy), or an option of the match engine.
+
+Trials (``trials``, ``--trials``) run in whole blocks of ``block_size``, at
+least two blocks per task and cell (the SEs and the paired differences are
+computed between blocks): 8,192 trials with ``block_size: 8192`` run 16,384,
+and a note says so.  ``precision.max_trials`` (``--max-trials``) is a hard cap
+on the trials per task and cell (rounded down to whole blocks), with or without
+a precision target; a cap below two blocks is an error.
 
 Metric sections: ``duel`` (``a``, ``b``, ``options``, ``rules``), ``value``
 (``unit``, ``field`` names or ``field_list`` army list, default every other
@@ -210,11 +217,20 @@ class SweepPlan:
         until_ci: float | None = None,
         max_trials: int | None = None,
     ) -> None:
-        """Command-line overrides of the file's trials, seed and precision target."""
-        if trials is not None:
-            if trials < 1:
-                raise AnalyzerError(f"--trials must be >= 1 (got {trials})")
-            self.initial_blocks = blocks_for(trials, self.block_size)
+        """Command-line overrides of the file's trials, seed and precision target.
+
+        Trials are per task and cell and run in whole blocks of ``block_size``, at least
+        :data:`MIN_BLOCKS` (the SEs and paired differences are computed between blocks):
+        the asked number is rounded up, and a note says so.  ``max_trials``
+        (``--max-trials``, else the file's ``precision.max_trials``) is a hard cap on the
+        trials per task and cell, with or without ``--until-ci``; below the smallest run
+        (``MIN_BLOCKS`` blocks) it is an error.  Without it, ``--until-ci`` stops at
+        :data:`DEFAULT_CAP_FACTOR` times the initial trials.
+        """
+        if trials is not None and trials < 1:
+            raise AnalyzerError(f"--trials must be >= 1 (got {trials})")
+        if max_trials is not None and max_trials < 1:
+            raise AnalyzerError(f"--max-trials must be >= 1 (got {max_trials})")
         if seed is not None:
             if seed < 0:
                 raise AnalyzerError(f"--seed must be >= 0 (got {seed})")
@@ -226,13 +242,55 @@ class SweepPlan:
             self.until_ci = until_ci
         elif precision is not None:
             self.until_ci = precision.ci_half_width
-        cap = max_trials if max_trials is not None else precision and precision.max_trials
-        if max_trials is not None and max_trials < 1:
-            raise AnalyzerError(f"--max-trials must be >= 1 (got {max_trials})")
-        if cap:
-            self.cap_blocks = max(self.initial_blocks, blocks_for(int(cap), self.block_size))
+        asked, source = (trials, "--trials") if trials is not None else (self.spec.trials, "trials")
+        self.initial_blocks = blocks_for(asked, self.block_size)
+        self.notes = []
+        size = self.block_size
+        cap, cap_source = max_trials, "--max-trials"
+        if cap is None and precision is not None and precision.max_trials is not None:
+            cap, cap_source = precision.max_trials, "precision.max_trials"
+        if cap is not None:
+            cap_blocks = cap // size
+            if cap_blocks < MIN_BLOCKS:
+                raise AnalyzerError(
+                    f"{cap_source} {cap:,} is below the smallest run: {MIN_BLOCKS} blocks of "
+                    f"{size:,} = {MIN_BLOCKS * size:,} trials per task and cell (the SE needs "
+                    f"{MIN_BLOCKS} blocks); raise it or lower block_size in the sweep file"
+                )
+            if cap_blocks < self.initial_blocks:
+                self.notes.append(
+                    f"trials per task and cell capped at {cap_blocks * size:,} by {cap_source} "
+                    f"{cap:,} ({source} asked {asked:,})"
+                )
+                self.initial_blocks = cap_blocks
+            elif cap_blocks * size != cap and self.until_ci is not None:
+                self.notes.append(
+                    f"{cap_source} {cap:,} rounded down to whole blocks: at most "
+                    f"{cap_blocks * size:,} trials per task and cell"
+                )
+            self.cap_blocks = cap_blocks
         else:
             self.cap_blocks = self.initial_blocks * DEFAULT_CAP_FACTOR
+        if not self.notes and self.initial_blocks * size != asked:
+            self.notes.append(rounding_note(asked, source, self.initial_blocks, size))
+
+    @property
+    def initial_trials(self) -> int:
+        """Trials per task and cell of the first pass (whole blocks)."""
+        return self.initial_blocks * self.block_size
+
+
+def rounding_note(asked: int, source: str, blocks: int, block_size: int) -> str:
+    """Why the trials run differ from the trials asked (whole blocks, at least two)."""
+    why = (
+        f"at least {MIN_BLOCKS} blocks: the SE is computed between blocks"
+        if blocks == MIN_BLOCKS and asked <= (MIN_BLOCKS - 1) * block_size
+        else "whole blocks"
+    )
+    return (
+        f"{source} {asked:,} rounded up to {blocks * block_size:,} per task "
+        f"({blocks} blocks of {block_size:,}; {why})"
+    )
 
 
 def blocks_for(trials: int, block_size: int) -> int:
@@ -260,6 +318,7 @@ def code_hash(system: str) -> str:
 
     root = Path(__file__).resolve().parent.parent
     files = [root / f for f in CORE_CODE]
+    files += sorted((root / "match").glob("*.py"))  # the shared match framework
     files += sorted((root / "games" / system).rglob("*.py"))
     parts = [numba.__version__]
     for f in files:
@@ -338,7 +397,10 @@ def _build(path: Path, spec: SweepFile, doc: Any, problems: Problems) -> SweepPl
         initial_blocks=blocks_for(spec.trials, spec.block_size),
     )
     _check_charts(spec, valid, metric, problems)
-    plan.set_run_options()
+    try:
+        plan.set_run_options()
+    except AnalyzerError as err:
+        problems.add(["precision", "max_trials"], str(err).removeprefix("precision.max_trials "))
     return plan
 
 

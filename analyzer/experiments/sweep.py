@@ -91,7 +91,7 @@ def summary_text(outcome: SweepOutcome) -> str:
     quantity = plan.metric.quantities[0]
     rows = outcome.results[outcome.results["quantity"] == quantity]
     axes = [a.name for a in plan.axes]
-    header = [*axes, "n", quantity, "±95%", "exact"]
+    header = [*axes, "n", quantity, "± 95% CI", "exact"]
     lines = []
     for _, row in rows.iterrows():
         half = (row["ci_high"] - row["ci_low"]) / 2
@@ -112,7 +112,8 @@ def summary_text(outcome: SweepOutcome) -> str:
     if plan.until_ci is not None:
         met = rows["target_met"].fillna(False).astype(bool)
         out.append(
-            f"precision target ±{plan.until_ci:g}: met by {int(met.sum())}/{len(rows)} cells "
+            f"precision target (95% CI half-width <= {plan.until_ci:g}): "
+            f"met by {int(met.sum())}/{len(rows)} cells "
             f"(trials per task: {int(rows['n'].min())}..{int(rows['n'].max())})"
         )
     flagged = outcome.flagged
@@ -130,5 +131,5 @@ def summary_text(outcome: SweepOutcome) -> str:
     out.append(
         f"blocks: {run.computed} computed, {run.reused} reused; {run.executor}; {run.elapsed:.1f} s"
     )
-    out += run.notes
+    out += [f"note: {n}" for n in [*plan.notes, *run.notes]]
     return "\n".join(out)

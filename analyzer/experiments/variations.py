@@ -1,10 +1,10 @@
 """Variations of unit cards: set or shift any stat, switch an ability on or off.
 
-A variation never mutates a card: it builds a new one with
-``card.model_copy(update=...)`` (nested fields such as a weapon's power are
-copied along the path) and then re-validates the result with the card's own
-model, so a sweep can never produce a card the rules would reject (a negative
-defense, a Treasure Glyph on a Squad...).  Errors are ``ValueError`` with a
+A variation never mutates a card: it dumps the card to plain data, replaces
+the value along the path there and builds a new card from it with the card's
+own model, so a sweep can never produce a card the rules would reject (a
+negative defense, a Treasure Glyph on a Squad...).  An unvalidated value never
+sits inside a model (pydantic would warn when serializing it).  Errors are ``ValueError`` with a
 short message; the spec loader turns them into ``path:line: field: message``.
 """
 
@@ -72,31 +72,38 @@ def _list_index(items: list[Any], part: str, path: str) -> int:
     raise ValueError(f"{path!r}: no item named {part!r}")
 
 
-def _replace(node: Any, parts: list[str], value: Any, path: str) -> Any:
-    """Copy of ``node`` with the value at ``parts`` replaced (``model_copy`` along the path)."""
+def _replace(node: Any, data: Any, parts: list[str], value: Any, path: str) -> Any:
+    """``data`` (the dump of ``node``) with the value at ``parts`` replaced, in place."""
     head, rest = parts[0], parts[1:]
     if isinstance(node, BaseModel):
         name = _field_name(type(node), head)
         if name is None:
             raise ValueError(f"{type(node).__name__} has no field {head!r} (in {path!r})")
-        new = value if not rest else _replace(getattr(node, name), rest, value, path)
-        return node.model_copy(update={name: new})
+        key = type(node).model_fields[name].alias or name
+        data[key] = (
+            value if not rest else _replace(getattr(node, name), data[key], rest, value, path)
+        )
+        return data
     if isinstance(node, list):
         index = _list_index(node, head, path)
-        copy = list(node)
-        copy[index] = value if not rest else _replace(node[index], rest, value, path)
-        return copy
+        data[index] = value if not rest else _replace(node[index], data[index], rest, value, path)
+        return data
     raise ValueError(f"{path!r}: cannot set a value inside {type(node).__name__}")
 
 
-def revalidate(card: BaseModel) -> BaseModel:
-    """The card re-built by its own model: the rules' constraints hold on every variant."""
+def rebuild(model: type[BaseModel], data: dict[str, Any]) -> BaseModel:
+    """A card built by its own model from plain data: the rules' constraints hold."""
     try:
-        return type(card).model_validate(card.model_dump(by_alias=True))
+        return model.model_validate(data)
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"{where}: {first['msg']}" if where else first["msg"]) from None
+
+
+def revalidate(card: BaseModel) -> BaseModel:
+    """The card re-built by its own model: the rules' constraints hold on every variant."""
+    return rebuild(type(card), card.model_dump(by_alias=True))
 
 
 def set_stat(card: BaseModel, path: str, value: Any, mode: str = "set") -> BaseModel:
@@ -110,7 +117,8 @@ def set_stat(card: BaseModel, path: str, value: Any, mode: str = "set") -> BaseM
         if isinstance(value, str):
             raise ValueError(f"mode 'add' needs a number (got {value!r})")
         value = old + value
-    return revalidate(_replace(card, _segments(path), value, path))
+    data = card.model_dump(by_alias=True)
+    return rebuild(type(card), _replace(card, data, _segments(path), value, path))
 
 
 def ability_field(card: BaseModel, field: str | None) -> str:
@@ -176,7 +184,10 @@ def set_ability(
             if item:
                 raise ValueError(f"{name!r} holds plain names: 'item' is not allowed")
             entries.append(ability)
-    return revalidate(card.model_copy(update={name: entries}))
+    data = card.model_dump(by_alias=True)
+    key = type(card).model_fields[name].alias or name
+    data[key] = [e.model_dump(by_alias=True) if isinstance(e, BaseModel) else e for e in entries]
+    return rebuild(type(card), data)
 
 
 def as_switch(value: Any) -> bool:

@@ -3,9 +3,14 @@
 The folder may hold the output of ``analyzer sweep`` (``results.parquet``,
 ``differences.parquet``, ``monotonicity.parquet``, ``charts/*.png``), of
 ``analyzer value`` (``value.parquet``, ``summary.csv``, ``*.png``) and of
-``analyzer fair-cost`` (``fair_cost*.parquet``); every table found becomes a
-section, every PNG is embedded (base64), and plain-language findings are
-written from the numbers with their 95% confidence intervals.
+``analyzer fair-cost`` (``fair_cost*.parquet``, ``fair_cost_trace.csv``) and of
+``analyzer compare`` (``compare.json``); every table found becomes a section,
+every PNG is embedded (base64), and plain-language findings are written from
+the numbers with their 95% confidence intervals.
+
+Every ``±`` on the page is the half-width of a 95% confidence interval (column
+headers and findings say so, as :data:`PM`); standard errors appear only in
+columns named ``se``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import base64
 import datetime as dt
 import json
 import math
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +38,11 @@ _RESULT_COLUMNS = {
 }  # fmt: skip
 _PROVENANCE = ("seed", "block_size", "spec_hash", "rules_hash", "analyzer_version",
                "numpy_version", "numba_version")  # fmt: skip
+
+
+#: What every ``a ± b`` of the report means (the text tables of ``analyzer value`` and
+#: ``analyzer sweep`` use the same convention).
+PM = "± 95% CI"
 
 
 @dataclass
@@ -59,6 +70,7 @@ class Report:
 
 
 def _pm(estimate: float, se: float, digits: int = 3) -> str:
+    """``estimate ± half-width of the 95% CI`` (from the SE, normal approximation)."""
     if se is None or (isinstance(se, float) and math.isnan(se)) or se == 0:
         return f"{estimate:.{digits}f}"
     return f"{estimate:.{digits}f} ± {Z95 * se:.{digits}f}"
@@ -85,7 +97,7 @@ def _sweep_section(folder: Path, report: Report) -> None:
     report.provenance["swept parameters"] = ", ".join(axes) or "none"
     quantity = str(first["quantity"])
     head = table[table["quantity"] == quantity]
-    columns = [*axes, f"{quantity} ± 95% CI", "exact", "n"]
+    columns = [*axes, f"{quantity} {PM}", "exact", "n"]
     rows = [
         [
             *(_fmt(r[a]) for a in axes),
@@ -105,7 +117,9 @@ def _sweep_section(folder: Path, report: Report) -> None:
     for label, row in (("highest", best), ("lowest", worst)):
         where = ", ".join(f"{a} = {row[a]}" for a in axes)
         report.findings.append(
-            Finding(f"The {label} {quantity} is {_pm(row['estimate'], row['se'])} at {where}.")
+            Finding(
+                f"The {label} {quantity} is {_pm(row['estimate'], row['se'])} ({PM}) at {where}."
+            )
         )
     _monotonicity(folder, report, quantity)
     _differences(folder, report, axes, quantity)
@@ -189,7 +203,14 @@ def _value_section(folder: Path, report: Report) -> None:
         report.title = f"Unit value report ({first['system']})"
     for key in ("seed", "rules_hash", "analyzer_version", "numpy_version", "numba_version"):
         report.provenance.setdefault(key, str(first[key]))
-    columns = ["unit", "points", "value per point", "fair cost", "duel score", "kill p"]
+    columns = [
+        "unit",
+        "points",
+        f"value per point {PM}",
+        f"fair cost {PM}",
+        f"duel score {PM}",
+        "kill p",
+    ]
     rows = [
         [
             str(u),
@@ -211,7 +232,7 @@ def _value_section(folder: Path, report: Report) -> None:
                 Finding(
                     f"{unit} at {int(r['points'])} points has value per point "
                     f"{_pm(r['value_per_point'], r['value_per_point_se'])}; fair cost "
-                    f"{r['fair_cost']:.1f} ± {half:.1f}: {verdict}."
+                    f"{r['fair_cost']:.1f} ± {half:.1f}: {verdict} (all ± are 95% CIs)."
                 )
             )
 
@@ -231,7 +252,7 @@ def _compare_section(folder: Path, report: Report) -> None:
     report.sections.append(
         Section(
             "Bradley-Terry ratings (Elo scale, 95% CI)",
-            ["list", "strength (log-odds)", "Elo"],
+            ["list", f"strength (log-odds) {PM}", f"Elo {PM}"],
             [[str(r["list"]), _pm(r["strength"], r["se"]), f"{r['elo']:+.0f} ± {r['elo_ci95']:.0f}"]
              for r in ratings.to_dict("records")],
         )
@@ -239,7 +260,8 @@ def _compare_section(folder: Path, report: Report) -> None:
     report.sections.append(
         Section(
             "Score of each list against each opponent (wins + draws/2, 95% Wilson CI)",
-            ["list", "opponent", "matches", "wins", "draws", "losses", "score", "VP margin"],
+            ["list", "opponent", "matches", "wins", "draws", "losses", "score [95% Wilson CI]",
+             f"VP margin {PM}"],
             [[str(r["list"]), str(r["opponent"]), str(r["matches"]), str(r["wins"]),
               str(r["draws"]), str(r["losses"]),
               f"{r['score']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
@@ -253,7 +275,7 @@ def _compare_section(folder: Path, report: Report) -> None:
     report.findings.append(
         Finding(
             f"{best['list']} is rated strongest ({best['elo']:+.0f} ± {best['elo_ci95']:.0f} "
-            f"Elo); its hardest opponent is {worst['opponent']}, against which it scores "
+            f"Elo, {PM}); its hardest opponent is {worst['opponent']}, against which it scores "
             f"{worst['score']:.0%} [{worst['ci_low']:.0%}, {worst['ci_high']:.0%}]."
         )
     )
@@ -271,16 +293,81 @@ def _compare_section(folder: Path, report: Report) -> None:
         )
 
 
+_FAIR_COST_PROVENANCE = ("seed", "n", "blocks", "rules_hash", "analyzer_version",
+                         "numpy_version", "numba_version")  # fmt: skip
+
+
 def _fair_cost_section(folder: Path, report: Report) -> None:
+    """``analyzer fair-cost``: the answer with its CI, the verdict, the costs evaluated."""
     for path in sorted(folder.glob("fair_cost*.parquet")):
         table = pd.read_parquet(path)
+        if table.empty:
+            continue
+        first = table.iloc[0]
+        if report.title.startswith("Results"):
+            units = ", ".join(dict.fromkeys(str(u) for u in table["unit"]))
+            report.title = f"Fair cost of {units} ({first['system']})"
+        for key in _FAIR_COST_PROVENANCE:
+            if key in table:
+                report.provenance.setdefault(key, str(first[key]))
+        for key in ("criterion", "field"):
+            if key in table:
+                report.provenance.setdefault(f"fair cost {key}", str(first[key]))
+        columns = ["unit", "criterion", "current cost", "fair cost [95% CI]", "se", "bracket", "n"]
+        rows = [
+            [
+                str(r["unit"]),
+                str(r["criterion"]),
+                str(r["current_cost"]),
+                f"{r['fair_cost']:.1f} [{r['ci_low']:.1f}, {r['ci_high']:.1f}]",
+                f"{r['se']:.2f}",
+                f"{r['bracket_low']}..{r['bracket_high']}",
+                str(r["n"]),
+            ]
+            for r in table.to_dict("records")
+        ]
         report.sections.append(
             Section(
                 f"Fair cost search ({path.stem})",
-                [str(c) for c in table.columns],
-                [[_fmt(v) for v in row] for row in table.itertuples(index=False)],
+                columns,
+                rows,
+                text_columns=2,
+                note="95% CI: delete-one-block jackknife of the root, Student-t quantile; "
+                "n: trials per task (duels per pairing or matches per pair of lists).",
             )
         )
+        for r in table.to_dict("records"):
+            report.findings.append(Finding(_fair_cost_finding(r)))
+            for note in str(r.get("notes") or "").split("; "):
+                if note:  # a gap that rose with the cost is a warning; rounding is not
+                    warn = "not monotone" in note
+                    report.findings.append(Finding(f"{r['unit']}: {note}.", flag=warn))
+    trace = folder / "fair_cost_trace.csv"
+    if trace.exists():
+        costs = pd.read_csv(trace)
+        report.sections.append(
+            Section(
+                "Costs evaluated by the search",
+                [str(c) for c in costs.columns],
+                [[_fmt(v) for v in row] for row in costs.itertuples(index=False)],
+                text_columns=0,
+                note="gap: the criterion minus its target; the fair cost is where it crosses 0.",
+            )
+        )
+
+
+def _fair_cost_finding(r: Mapping[Hashable, Any]) -> str:
+    current, low, high = r["current_cost"], r["ci_low"], r["ci_high"]
+    if current > high:
+        verdict = "over-costed"
+    elif current < low:
+        verdict = "under-costed"
+    else:
+        verdict = "fairly costed (the current cost is inside the 95% CI)"
+    return (
+        f"{r['unit']} costs {current} points; its fair cost against this field is "
+        f"{r['fair_cost']:.1f} [{low:.1f}, {high:.1f}] (95% CI): {verdict}."
+    )
 
 
 def _charts(folder: Path, report: Report) -> None:
@@ -293,8 +380,10 @@ def _charts(folder: Path, report: Report) -> None:
 def build_report(folder: str | Path) -> Report:
     """Collect tables, findings and charts from a results folder."""
     folder = Path(folder)
+    if not folder.exists():
+        raise InputError(f"{folder}: folder does not exist")
     if not folder.is_dir():
-        raise InputError(f"{folder}: not a results folder")
+        raise InputError(f"{folder}: is a file, not a results folder")
     report = Report(title=f"Results in {folder}")
     _sweep_section(folder, report)
     _value_section(folder, report)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from analyzer.dice.mechanic import Estimate, RollResult
 from analyzer.duels import DuelResult
+from analyzer.stats import Z95
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -96,7 +97,12 @@ VALUE_COLUMNS = (
 
 
 def value_summary_table(summary: pd.DataFrame) -> str:
-    """One line per unit, best value per point first: estimate +/- SE for each metric."""
+    """One line per unit, best value per point first: ``estimate ± 95% CI`` for each metric.
+
+    The ``±`` is the half-width of the 95% confidence interval (1.96 SE), as in the HTML
+    report of ``analyzer report``; a legend under the table says so.  Exact metrics
+    (SE 0) are printed without ``±``.
+    """
     header = ["unit", "points"] + [label for _, label in VALUE_COLUMNS]
     rows = []
     for unit, row in summary.iterrows():
@@ -104,6 +110,10 @@ def value_summary_table(summary: pd.DataFrame) -> str:
         for metric, _ in VALUE_COLUMNS:
             se = float(row[f"{metric}_se"])
             text = f"{row[metric]:.3f}"
-            cells.append(f"{text} ± {se:.2g}" if se > 0 else text)
+            cells.append(f"{text} ± {Z95 * se:.2g}" if se > 0 else text)
         rows.append(cells)
-    return render_rows(header, rows)
+    return f"{render_rows(header, rows)}\n{VALUE_LEGEND}"
+
+
+#: The legend printed under the value table.
+VALUE_LEGEND = "± : half-width of the 95% CI (1.96 SE; the SEs are in value.csv / summary.csv)"

@@ -133,17 +133,38 @@ def test_monte_carlo_matches_exact(a: str, b: str, options: DuelOptions, kwargs:
         assert abs(est.mc - est.exact) <= SE_TOLERANCE * max(est.se, 1e-9)
 
 
-def test_flips_botches_and_sucker_punches_happen() -> None:
-    """The brittle OPERATIVE's chain reaches FLIPPED WEAPONS, both sides and SUCKER PUNCHES."""
-    options = DuelOptions(start="range", distance=2)  # only the Shotgun reaches: FOCUS
-    enc, _ = D._encode(BRITTLE, card("Echo"), options, 3, True, False)
+def _chain_states(opponent: str, options: DuelOptions) -> set[tuple[int, ...]]:
+    """The states the exact chain of Brittle against ``opponent`` acts from."""
+    enc, _ = D._encode(BRITTLE, card(opponent), options, 3, True, False)
     chain = D.Chain(enc, enc.params(True))
     chain.solve(DuelSpace(12, enc.profiles[0].health, enc.profiles[1].health))
-    states = {st for _, st in chain._memo}
+    return {st for _, st in chain._memo}
+
+
+@pytest.mark.parametrize("opponent", ["Echo", "Pluto"])
+def test_flips_botches_and_sucker_punches_happen(opponent: str) -> None:
+    """The brittle OPERATIVE's chain reaches FLIPPED WEAPONS, both sides and SUCKER PUNCHES."""
+    states = _chain_states(opponent, DuelOptions(start="range", distance=2))  # FOCUS start
     assert any(st[D._MASK] == 0b11 for st in states)  # both WEAPONS FLIPPED
     assert {st[D._SIDE] for st in states} == {0, 1}  # FOCUS and PRIMAL
-    assert any(st[D._USED] > 0 for st in states)  # Brittle SUCKER PUNCHED Echo's Stream Pistol
-    assert any(st[D._USED + 1] > 0 for st in states)  # Echo SUCKER PUNCHED the Shotgun
+    assert any(st[D._USED] > 0 for st in states)  # Brittle SUCKER PUNCHED a RANGED ATTACK
+    punched_shotgun = any(st[D._USED + 1] > 0 for st in states)
+    # Echo closes in only once its Stream Pistol is BOTCHED, and has no ATTACK to SUCKER
+    # PUNCH with until it FLIPS to PRIMAL; by then Brittle's Shotgun (it wounds or
+    # BOTCHES, never just misses) is FLIPPED or Echo is dead.  Pluto does punch it.  (Echo
+    # "punched" it only through rounding residue taken for a miss: the bug this guards.)
+    assert punched_shotgun == (opponent == "Pluto")
+
+
+def test_impossible_outcomes_are_exactly_zero() -> None:
+    """An outcome no total gives has probability 0.0, not rounding residue: the chain's
+    branches (and so its states) must not depend on the CPU's summation order."""
+    profile = D.profile(BRITTLE)
+    shotgun = profile.options[0][0][0]  # FOCUS POOL + the Shotgun's 2 FATAL dice
+    p_botch, p_success, p_failure = D.option_chances(shotgun, 4)
+    assert p_botch > 0 and (p_success > 0).all()
+    assert (p_failure == 0.0).all()  # succeeds or BOTCHES: never a plain failure
+    assert np.allclose(p_botch + p_success + p_failure, 1.0, rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("name", ["Feuerbach", "Cackler", "The Spider"])

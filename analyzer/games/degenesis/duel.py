@@ -298,19 +298,25 @@ def profile(card: AnyCard, ranged_hostiles_provoke: bool = False) -> Profile:
     return _hostile(card, ranged_hostiles_provoke)
 
 
-def option_chances(option: Option, n_def: int) -> tuple[float, np.ndarray]:
-    """``(P(BOTCH), P(success) for DEFENSE 0..n_def-1)`` of an ATTACK ("Dice Rolls", "Secure").
+def option_chances(option: Option, n_def: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """``(P(BOTCH), P(success), P(failure))`` of an ATTACK, the last two for DEFENSE
+    0..n_def-1 ("Dice Rolls", "Secure").
 
     A ROLL botches with more BOTCHES than its SECURE; otherwise its total is the
     SUCCESSES plus SUCCESS +/-X, never below 0, and succeeds when it reaches the
-    DEFENSE (the conventions of :mod:`analyzer.games.degenesis.rolls`).
+    DEFENSE (the conventions of :mod:`analyzer.games.degenesis.rolls`).  Each outcome
+    is summed from the totals that give it, never found as one minus the others: a
+    difference leaves rounding residue (5.6e-17) where an outcome is impossible, and
+    whether it does depends on the CPU's summation order, so the exact chain would
+    grow branches on one machine that another does not have.
     """
     faces = rules.load_dice()
     probs = unbotched_successes(faces, option.dice, option.secure)
     totals = np.maximum(np.arange(probs.size) + option.success, 0)
     reach = totals[None, :] >= np.arange(n_def)[:, None]
-    p_success = (reach * probs[None, :]).sum(axis=1)
-    return max(1.0 - float(probs.sum()), 0.0), p_success
+    p_success = np.where(reach, probs[None, :], 0.0).sum(axis=1)
+    p_failure = np.where(reach, 0.0, probs[None, :]).sum(axis=1)
+    return max(1.0 - float(probs.sum()), 0.0), p_success, p_failure
 
 
 # ------------------------------------------------------------------- params
@@ -342,7 +348,8 @@ class Encoded:
     ) -> None:
         self.profiles = profiles
         n_def = int(max(pr.stats[..., _DEF].max() for pr in profiles)) + 1
-        chances: list[dict[tuple[int, int, int], tuple[float, np.ndarray]]] = [{}, {}]
+        chances: list[dict[tuple[int, int, int], tuple[float, np.ndarray, np.ndarray]]]
+        chances = [{}, {}]
         header = [0] * _HEADER
         header[_ROUNDS] = space.max_rounds
         header[_TURNS] = turns
@@ -367,8 +374,7 @@ class Encoded:
             for level in range(pr.levels):
                 for s in range(pr.sides):
                     for k, opt in enumerate(pr.options[level][s]):
-                        p_botch, p_success = option_chances(opt, n_def)
-                        chances[who][(level, s, k)] = (p_botch, p_success)
+                        chances[who][(level, s, k)] = option_chances(opt, n_def)
                         rec = records_at + ((level * pr.sides + s) * block[_K] + k) * _OPT_FIELDS
                         body[rec + _USABLE] = int(opt.usable)
                         body[rec + _ITEM] = opt.item
@@ -377,6 +383,7 @@ class Encoded:
                         body[rec + _POOL] = _HEADER + len(body)
                         body += _pool_block(opt)
                         body[rec + _Q] = _HEADER + len(body)
+                        p_success = chances[who][(level, s, k)][1]
                         body += [round(float(v) * SCALE) for v in p_success]
             body[unit - _HEADER : unit - _HEADER + _UNIT_FIELDS] = block
         self.chances = chances
@@ -609,9 +616,9 @@ class Chain:
             arr = np.array(st, dtype=np.int64)
             pr = self.enc.profiles[who]
             level = pr.level(st[_W + who])
-            p_botch, p_success = self.enc.chances[who][(level, st[_SIDE + who], k)]
-            p_hit = float(p_success[int(_stat(self.p, arr, target, _DEF))])
-            p_miss = max(1.0 - p_botch - p_hit, 0.0)
+            p_botch, p_success, p_failure = self.enc.chances[who][(level, st[_SIDE + who], k)]
+            defense = int(_stat(self.p, arr, target, _DEF))
+            p_hit, p_miss = float(p_success[defense]), float(p_failure[defense])
             if p_botch > 0:
                 item = pr.options[level][st[_SIDE + who]][k].item
                 botched = list(st)

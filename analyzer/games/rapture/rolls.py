@@ -24,16 +24,23 @@ ALLOWED_COVER = {
     "countershot": ("none", "obstacle", "high-ground"),
 }
 MAX_DICE = 40
+#: Why an attack kind cannot be dodged ("Reaction: Dodge"; "Actions and Reactions").
+_NO_DODGE = {
+    "ranged": 'a ranged attack cannot be dodged: "Reaction: Dodge" answers a close combat '
+    'attack; against a ranged attack the reaction is "Reaction: Seek Shelter" '
+    "(--cover shelter)",
+    "counterblow": 'a counterblow is itself a reaction, and "You may not perform a reaction '
+    'to a reaction" ("Actions and Reactions")',
+    "countershot": 'a countershot is itself a reaction, and "You may not perform a reaction '
+    'to a reaction" ("Actions and Reactions")',
+}
 
 
 # --------------------------------------------------------------------- attack
 def _check_attack(p: Params) -> Params:
     kind, cover = p["kind"], p["cover"]
     if p["dodge"] and kind != "melee":
-        raise InputError(
-            f"--dodge only applies to melee attacks (a {kind} cannot be dodged: "
-            "there is no reaction to a reaction)"
-        )
+        raise InputError(f"--dodge only applies to melee attacks ({_NO_DODGE[kind]})")
     if cover not in ALLOWED_COVER[kind]:
         raise InputError(
             f"--cover {cover} does not apply to a {kind} attack "

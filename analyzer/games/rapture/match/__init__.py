@@ -122,7 +122,7 @@ def prepare_loaded(
         n_ter = 0
         scen_name = "generated per match"
     else:
-        path = cp.resolve_scenario(scenario)
+        path = scenario_path(scenario)
         scen, ter = cp.load_scenario(path)
         n_ter = len(scen.pieces)
         scen_name = scen.name
@@ -130,6 +130,24 @@ def prepare_loaded(
     opt = cp.options_array(options, hands, n_ter)
     S = cp.static_tuple(comp, mis, opt, ter)
     return Setup(S, comp, [m.name for m in mdata.missions], scen_name, options, files)
+
+
+def scenario_path(name_or_path: str) -> Path:
+    """The scenario file of ``--scenario``: a path, or a bundled scenario's name.
+
+    A value that looks like a path (ends in ``.yaml``/``.yml`` or holds a slash) must name
+    an existing file: the error then says so instead of listing the bundled names.
+    """
+    path = Path(name_or_path).expanduser()
+    looks_like_path = path.suffix in (".yaml", ".yml") or any(
+        sep in name_or_path for sep in {"/", os.sep}
+    )
+    if looks_like_path:
+        if path.is_file():
+            return path
+        what = "is a folder, not a scenario file" if path.is_dir() else "does not exist"
+        raise InputError(f"scenario file {name_or_path} {what}")
+    return cp.resolve_scenario(name_or_path)
 
 
 def _check_counts(matches: int, seed: int) -> None:

@@ -63,7 +63,13 @@ def announce_compile() -> None:
 )
 @click.option("--policy-a", type=click.Choice(POLICIES), default="greedy", show_default=True)
 @click.option("--policy-b", type=click.Choice(POLICIES), default="greedy", show_default=True)
-@click.option("--matches", type=int, default=2000, show_default=True)
+@click.option(
+    "--matches",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="matches played and summarized: 0..N-1 (at most 100,000,000)",
+)
 @click.option(
     "--scenario",
     default=None,
@@ -79,7 +85,14 @@ def announce_compile() -> None:
     show_default=True,
 )
 @click.option(
-    "--trace", "trace_k", type=int, default=None, help="print a play-by-play of match K first"
+    "--trace",
+    "trace_k",
+    type=int,
+    default=None,
+    metavar="K",
+    help="play-by-play of match K (K >= 0) first; the summary of matches 0..N-1 follows "
+    "only if it includes K (--matches > K), so '--trace K --matches 1' prints the "
+    "play-by-play alone; with --format json the lines are the document's 'trace'",
 )
 @click.option(
     "--first",
@@ -92,7 +105,7 @@ def announce_compile() -> None:
     "--threads",
     type=int,
     default=None,
-    help="worker threads (default: NUMBA_NUM_THREADS); results do not depend on it",
+    help="worker threads, >= 1 (default: NUMBA_NUM_THREADS); results do not depend on it",
 )
 @click.option(
     "--opt",
@@ -121,22 +134,39 @@ def match(
     """AI-vs-AI matches between two battlegroups: win/draw/loss rates with 95% CIs,
     victory-point margins, rounds, end reasons, first-activation advantage, per-unit figures."""
     from analyzer.analysis.duel import parse_rule_options
+    from analyzer.cli import MAX_COUNT, check_at_least, check_between, check_seed
     from analyzer.games.rapture.match import play_matches, prepare, trace_match
     from analyzer.games.rapture.match.compile import match_options
-    from analyzer.games.rapture.match.report import render_json, render_table
+    from analyzer.games.rapture.match.report import render_json, render_table, trace_json
 
-    if threads is not None and threads < 1:
-        raise InputError(f"--threads must be >= 1 (got {threads})")
+    check_between(matches, "--matches", 1)
+    check_between(trace_k, "--trace", 0, MAX_COUNT - 1)
+    check_seed(seed)
+    check_at_least(threads, "--threads", 1)
     chosen = {"first": first, **parse_rule_options(rule_options)}
     if "scenario" in chosen:
         raise InputError("give the terrain with --scenario, not --opt scenario=...")
     options = match_options({"a": policy_a, "b": policy_b}, chosen)
     announce_compile()
+    trace: tuple[int, list[str]] | None = None
     if trace_k is not None:
         setup = prepare(list_a, list_b, units=units_file, scenario=scenario, options=options)
-        for line in trace_match(setup, trace_k, seed):
-            click.echo(line)
-        click.echo("")
+        trace = (trace_k, trace_match(setup, trace_k, seed))
+        if trace_k >= matches:  # the summary of matches 0..N-1 would not include match K
+            click.echo(
+                f"note: only the play-by-play of match {trace_k} is printed: the summary "
+                f"covers matches 0..{matches - 1:,} (use --matches {trace_k + 1} or more "
+                "for one that includes it)",
+                err=True,
+            )
+            if output_format == "json":
+                click.echo(trace_json(setup, trace, seed))
+            else:
+                click.echo("\n".join(trace[1]))
+            return
+        if output_format != "json":
+            click.echo("\n".join(trace[1]))
+            click.echo("")
     result = play_matches(
         list_a,
         list_b,
@@ -147,5 +177,8 @@ def match(
         options=options,
         threads=threads,
     )
-    click.echo(render_json(result) if output_format == "json" else render_table(result))
+    if output_format == "json":
+        click.echo(render_json(result, trace))
+    else:
+        click.echo(render_table(result, None if trace is None else trace[0]))
     _ = system

@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from analyzer import paths
+from analyzer.analysis.duel import OptionKind, check_options, choice, flag, integer
 from analyzer.config.loader import Problems, load_model
 from analyzer.config.models import StrictModel
 from analyzer.dice import exact as ex
@@ -86,6 +87,29 @@ class MatchOptions:
             raise InputError("lookahead: rollouts must be 1..64")
 
 
+#: What each option of :class:`MatchOptions` (``--opt KEY=VALUE``, a sweep's
+#: ``metric.options``) may be: all its fields but the policies and the mission hands.
+MATCH_OPTION_KINDS: dict[str, OptionKind] = {
+    "lookahead_k": integer(1, 16),
+    "lookahead_depth": integer(0, 40),
+    "lookahead_rollouts": integer(1, 64),
+    "first": choice(*FIRST_MODES),
+    "base_counts": flag(),
+    "lof_odd_to_interposer": flag(),
+    "own_escape_vp": choice("opponent", "none"),
+    "band_ini": choice("sum", "leader"),
+    "max_rounds": integer(1, 20),
+    "swap_edges": flag(),
+    "missions": flag(),
+    "chooser_goes_first": flag(),
+    "check_invariants": flag(),
+    # side forced to take the first activation of round 1: -1 by the rules, 0 A, 1 B
+    "round1_first": choice(-1, 0, 1),
+}
+_NOT_OPTIONS = {"policy_a", "policy_b", "hands"}  # set by the CLI / API, not by --opt
+assert set(MATCH_OPTION_KINDS) == {f.name for f in fields(MatchOptions)} - _NOT_OPTIONS
+
+
 def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.ndarray:
     o = np.zeros(L.O_COLS, dtype=np.int64)
     o[L.O_POLICY0] = POLICIES.index(opt.policy_a)
@@ -115,20 +139,9 @@ SCENARIO_KEY = "scenario"
 
 def match_options(policies: dict[str, str], options: dict[str, Any]) -> MatchOptions:
     """:class:`MatchOptions` from policies by side (``a``, ``b``) and named options
-    (a sweep's ``metric.options``, ``analyzer compare --opt``), names and types checked."""
-    known = {f.name for f in fields(MatchOptions)} - {"policy_a", "policy_b", "hands"}
-    unknown = sorted(set(options) - known - {SCENARIO_KEY})
-    if unknown:
-        raise InputError(
-            f"unknown match option(s) {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(known | {SCENARIO_KEY}))})"
-        )
-    defaults = {f.name: f.default for f in fields(MatchOptions)}
-    chosen = {k: v for k, v in options.items() if k != SCENARIO_KEY}
-    for key, value in chosen.items():
-        kind = type(defaults[key])
-        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-            raise InputError(f"match option {key} must be of type {kind.__name__} (got {value!r})")
+    (a sweep's ``metric.options``, ``analyzer match/compare --opt``): names and values
+    checked against :data:`MATCH_OPTION_KINDS` (one-line :class:`InputError`)."""
+    chosen = check_options("match option", MATCH_OPTION_KINDS, options, also_known=(SCENARIO_KEY,))
     return MatchOptions(
         policy_a=policies.get("a", "greedy"), policy_b=policies.get("b", "greedy"), **chosen
     )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -12,6 +13,9 @@ from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match import match_nb as M
 from analyzer.games.rapture.match.compile import Compiled
 from analyzer.stats import mean_and_se, wilson_interval
+
+if TYPE_CHECKING:
+    from analyzer.games.rapture.match import Setup
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -266,12 +270,20 @@ def _rows(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
-def render_table(res: MatchResult) -> str:
-    """The human-readable summary."""
+def _se(value: float, n: int) -> str:
+    """A standard error, or ``–`` where there is none (fewer than two matches)."""
+    return f"{value:.2f}" if n >= 2 and math.isfinite(value) else "–"
+
+
+def render_table(res: MatchResult, traced: int | None = None) -> str:
+    """The human-readable summary (``traced``: the match whose play-by-play precedes it)."""
+    covered = f"matches {res.matches:,}"
+    if traced is not None:
+        covered += f" (matches 0..{res.matches - 1:,}, including match {traced} traced above)"
     lines = [
         f"rapture match: A {res.list_a} ({res.points[0]} pts, {res.policy_a}) vs "
         f"B {res.list_b} ({res.points[1]} pts, {res.policy_b})",
-        f"matches {res.matches:,}  seed {res.seed}  terrain {res.scenario}",
+        f"{covered}  seed {res.seed}  terrain {res.scenario}",
         "",
         _rows(
             ["result", "rate  [95% CI]"],
@@ -283,7 +295,7 @@ def render_table(res: MatchResult) -> str:
         ),
         "",
         f"victory points: A {res.vp_a_mean:.1f}, B {res.vp_b_mean:.1f}; margin A-B "
-        f"{res.margin_mean:+.2f} (se {res.margin_se:.2f}); quantiles "
+        f"{res.margin_mean:+.2f} (se {_se(res.margin_se, res.matches)}); quantiles "
         + ", ".join(f"{k} {v:+.0f}" for k, v in res.margin_quantiles.items()),
         f"rounds played: mean {res.rounds_mean:.2f}; "
         + ", ".join(f"{r}: {c}" for r, c in res.rounds_counts.items()),
@@ -342,5 +354,42 @@ def render_table(res: MatchResult) -> str:
     return "\n".join(lines)
 
 
-def render_json(res: MatchResult) -> str:
-    return json.dumps(res.to_dict(), indent=2)
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities as ``None`` (JSON has no NaN: ``null``)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _trace_doc(trace: tuple[int, list[str]]) -> dict[str, Any]:
+    return {"match": trace[0], "lines": list(trace[1])}
+
+
+def render_json(res: MatchResult, trace: tuple[int, list[str]] | None = None) -> str:
+    """The JSON document; with ``trace`` = (K, lines), the play-by-play of match K under
+    ``trace`` (``{"match": K, "lines": [...]}``).  Undefined figures (an SE of one match)
+    are ``null``."""
+    doc = res.to_dict()
+    if trace is not None:
+        doc["trace"] = _trace_doc(trace)
+    return json.dumps(_finite(doc), indent=2)
+
+
+def trace_json(setup: Setup, trace: tuple[int, list[str]], seed: int) -> str:
+    """The JSON document of a play-by-play alone (no summary: ``--trace K --matches N``
+    with K >= N)."""
+    comp = setup.comp
+    doc = {
+        "system": "rapture",
+        "lists": {"a": comp.list_names[0], "b": comp.list_names[1]},
+        "points": {"a": comp.list_points[0], "b": comp.list_points[1]},
+        "policies": {"a": setup.options.policy_a, "b": setup.options.policy_b},
+        "seed": seed,
+        "scenario": setup.scenario_name,
+        "trace": _trace_doc(trace),
+    }
+    return json.dumps(_finite(doc), indent=2)
