@@ -18,16 +18,14 @@ import click
 from analyzer.dice.mechanic import Mechanic, Option, analyze
 from analyzer.duels import FIRST, DuelOptions
 from analyzer.errors import AnalyzerError, InputError
-from analyzer.games import SYSTEMS, mechanics
-from analyzer.games.rapture.match.cli import SYSTEMS as MATCH_SYSTEMS
-from analyzer.games.rapture.match.compile import POLICIES
+from analyzer.games import SYSTEMS, match_systems, mechanics
 
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 2026
 FORMATS = ("table", "json", "csv")
 
 #: Upper bound of every trial and match count option (memory and time grow with it);
-#: the same as ``analyzer match --matches`` (``analyzer.games.rapture.match.MAX_MATCHES``).
+#: the same as ``analyzer match --matches`` (``analyzer.match.runner.MAX_MATCHES``).
 MAX_COUNT = 100_000_000
 #: Largest starting distance of a duel (cm, or Heroscape spaces).
 MAX_DISTANCE = 10_000.0
@@ -360,7 +358,7 @@ def value(
 
 
 @cli.command()
-@click.argument("system", type=click.Choice(MATCH_SYSTEMS), metavar="SYSTEM")
+@click.argument("system", type=click.Choice(match_systems()), metavar="SYSTEM")
 @_UNITS_OPTION
 @click.option(
     "--lists",
@@ -379,20 +377,19 @@ def value(
 )
 @click.option(
     "--policy",
-    type=click.Choice(POLICIES),
     default="greedy",
     show_default=True,
-    help="AI policy of both players",
+    help="AI policy of both players (see analyzer match --help)",
 )
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option(
     "--first",
-    type=click.Choice(("rules", "alternate", "random")),
     default="rules",
     show_default=True,
-    help="first activation of round 1 (the engine's rules, alternate by match, random)",
+    help="who takes round 1's first turn: rules (the rulebook's), alternate (by match), "
+    "or an engine's other modes",
 )
-@click.option("--scenario", default=None, help="terrain scenario (default: generated per match)")
+@click.option("--scenario", default=None, help="scenario name or file (default: the engine's)")
 @click.option("--opt", "match_opts", multiple=True, metavar="KEY=VALUE", help="match option")
 @click.option(
     "--threads",
@@ -424,7 +421,8 @@ def compare(
 ) -> None:
     """Round robin of army lists: win-rate matrix with CIs, Bradley-Terry ratings, charts.
 
-    SYSTEM: one with a match engine (rapture).  Finished pairings are kept in the output folder: an interrupted run resumes."""
+    SYSTEM: one with a match engine (see analyzer match --help).  Finished pairings are
+    kept in the output folder: an interrupted run resumes."""
     import json
 
     from analyzer.analysis.compare import compare_lists, comparison_table, write_comparison
@@ -435,10 +433,10 @@ def compare(
     check_at_least(threads, "--threads", 1)
     _check_distinct(lists)
     out = Path(out_dir) if out_dir else Path("reports") / f"compare-{system}"
-    if system == "rapture":
-        from analyzer.games.rapture.match.cli import announce_compile
+    from analyzer.games import match_engine
+    from analyzer.match.cli import announce_compile
 
-        announce_compile()
+    announce_compile(match_engine(system))
     result = compare_lists(
         system,
         list(lists),
@@ -527,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def _register_batch_commands() -> None:
     from analyzer.experiments.cli import fair_cost, sweep
-    from analyzer.games.rapture.match.cli import match
+    from analyzer.match.cli import match
 
     cli.add_command(match)
     cli.add_command(sweep)

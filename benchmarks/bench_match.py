@@ -1,35 +1,44 @@
-"""Match-engine benchmark: full Rapture matches per second and time per activation.
+"""Match-engine benchmark: full matches per second and time per activation, any engine.
 
 Measured in one process and one run, after the kernels are compiled (or loaded from the
 cache) and warmed up:
 
-* **greedy vs greedy** on two sample battlegroups near 100 points (the sample lists are
-  86-96 points; the defaults are the two largest): matches per second and the time per
+* **greedy vs greedy** on two sample lists: matches per second and the time per
   activation (wall time divided by the activations played, and CPU time per activation =
   wall time x threads / activations);
 * the same-run baselines: **random vs random** (the engine without the AI's scoring) and
-  **lookahead vs greedy** (a small sample);
+  the engine's **strongest policy vs greedy** (a small sample);
 * 1 thread against ``--threads`` threads (blocks of matches on Python threads, GIL
   released), so the scaling is visible on a busy shared machine.
 
 Correctness is checked before timing: invariants on 300 matches (no violation) and the
-same records with 1 and with ``--threads`` threads.
-Run: ``python benchmarks/bench_match.py [--matches N] [--threads T]``.
+same records with 1 and with ``--threads`` threads.  ``--cold`` first times a cold
+compile of the engine in a fresh process (its numba cache removed).
+Run: ``python benchmarks/bench_match.py [--system d20] [--matches N] [--threads T]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from analyzer import paths
-from analyzer.games.rapture.match import MatchOptions, prepare, run_records
-from analyzer.games.rapture.match import match_nb as M
+from analyzer.games import match_engine, match_systems
+from analyzer.match import contract as C
+from analyzer.match import prepare
+from analyzer.match.runner import run_records
 
-LISTS = paths.system_config("rapture", "lists")
+#: The default match-up of each system (two sample lists near the same points).
+DEFAULT_LISTS = {
+    "rapture": ("angels_vanguard", "survivors_snipers"),
+    "d20": ("chronos_strike_team", "genetic_hunters"),
+}
 
 
 def machine() -> str:
@@ -44,58 +53,81 @@ def machine() -> str:
     return f"machine: {model}, {os.cpu_count()} cores, load average {load:.2f} before timing"
 
 
-def timed(setup, matches: int, threads: int, seed: int) -> tuple[float, int]:
+def timed(engine, setup, matches: int, threads: int, seed: int) -> tuple[float, int]:
     """Wall time of ``matches`` matches and the activations they played."""
     start = time.perf_counter()
-    rec, _ = run_records(setup, matches, seed, threads=threads)
-    return time.perf_counter() - start, int(rec[:, M.R_ACTIVATIONS].sum())
+    rec, _ = run_records(engine, setup, matches, seed, threads=threads)
+    return time.perf_counter() - start, int(rec[:, C.R_ACTIVATIONS].sum())
+
+
+def cold_compile(system: str, lists: tuple[str, str]) -> float:
+    """Seconds for a fresh process to compile the engine with its numba cache removed."""
+    engine = match_engine(system)
+    folders = {p.parent / "__pycache__" for p in engine.kernel_sources()}
+    for folder in folders:
+        for pattern in ("*.nbi", "*.nbc"):
+            for path in folder.glob(pattern):
+                path.unlink()
+    code = (
+        "import time; t = time.perf_counter()\n"
+        "from analyzer.games import match_engine\nfrom analyzer.match import prepare\n"
+        "from analyzer.match.runner import run_records\n"
+        f"e = match_engine({system!r}); s = prepare({system!r}, {lists[0]!r}, {lists[1]!r})\n"
+        "run_records(e, s, 4, 1, threads=1); print(time.perf_counter() - t)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--system", default="rapture", choices=match_systems())
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument(
         "--threads", type=int, default=int(os.environ.get("NUMBA_NUM_THREADS", os.cpu_count() or 2))
     )
-    parser.add_argument("--list-a", default=str(LISTS / "angels_vanguard.yaml"))
-    parser.add_argument("--list-b", default=str(LISTS / "survivors_snipers.yaml"))
+    parser.add_argument("--list-a", default=None)
+    parser.add_argument("--list-b", default=None)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--cold", action="store_true", help="time a cold compile first")
     args = parser.parse_args()
+    engine = match_engine(args.system)
+    folder = paths.system_config(args.system, "lists")
+    names = DEFAULT_LISTS.get(args.system)
+    found = sorted(folder.glob("*.yaml"))
+    default = (folder / f"{names[0]}.yaml", folder / f"{names[1]}.yaml") if names else found[:2]
+    lists = (Path(args.list_a or default[0]), Path(args.list_b or default[1]))
+    if args.cold:
+        print(f"cold compile of the {args.system} engine: {cold_compile(args.system, lists):.1f} s")
 
     t0 = time.perf_counter()
-    greedy = prepare(
-        args.list_a, args.list_b, options=MatchOptions(policy_a="greedy", policy_b="greedy")
-    )
-    randoms = prepare(
-        args.list_a, args.list_b, options=MatchOptions(policy_a="random", policy_b="random")
-    )
-    look = prepare(
-        args.list_a, args.list_b, options=MatchOptions(policy_a="lookahead", policy_b="greedy")
-    )
-    run_records(greedy, 64, 1, threads=1)  # compile or load from the cache, warm up
+    strong = engine.policies[-1]
+    setups = {
+        pols: prepare(args.system, *lists, policies=pols)
+        for pols in (("greedy", "greedy"), ("random", "random"), (strong, "greedy"))
+    }
+    run_records(engine, setups["greedy", "greedy"], 64, 1, threads=1)  # compile/load, warm up
     print(f"set-up and kernels ready in {time.perf_counter() - t0:.1f} s")
 
-    checked = prepare(args.list_a, args.list_b, options=MatchOptions(check_invariants=True))
-    rec1, u1 = run_records(checked, 300, 7, threads=1)
-    rec2, u2 = run_records(checked, 300, 7, threads=args.threads)
-    if rec1[:, M.R_VIOL].sum() or not (np.array_equal(rec1, rec2) and np.array_equal(u1, u2)):
+    greedy = setups["greedy", "greedy"]
+    rec1, u1 = run_records(engine, greedy, 300, 7, threads=1, check=True)
+    rec2, u2 = run_records(engine, greedy, 300, 7, threads=args.threads, check=True)
+    if rec1[:, C.R_VIOLATIONS].sum() or not (np.array_equal(rec1, rec2) and np.array_equal(u1, u2)):
         raise SystemExit("correctness check failed: invariant violations or thread dependence")
 
     print(machine())
-    a, b = greedy.comp.list_points
+    a, b = greedy.points
     print(
-        f"lists: {greedy.comp.list_names[0]} ({a} pts) vs {greedy.comp.list_names[1]} "
+        f"{args.system} lists: {greedy.list_names[0]} ({a} pts) vs {greedy.list_names[1]} "
         f"({b} pts); {args.matches:,} matches per figure"
     )
     rows = []
-    for label, setup, n in (
-        ("greedy vs greedy", greedy, args.matches),
-        ("random vs random", randoms, args.matches),
-        ("lookahead vs greedy", look, max(args.matches // 200, 50)),
-    ):
+    for (pa, pb), setup in setups.items():
+        n = args.matches if pa != strong or strong == "greedy" else max(args.matches // 200, 50)
         for threads in sorted({1, args.threads}):
-            wall, acts = timed(setup, n, threads, args.seed)
-            rows.append((label, threads, n / wall, 1e6 * wall / acts, 1e6 * wall * threads / acts))
+            wall, acts = timed(engine, setup, n, threads, args.seed)
+            rows.append((f"{pa} vs {pb}", threads, n / wall, 1e6 * wall / acts,
+                         1e6 * wall * threads / acts))  # fmt: skip
     print(
         f"{'policies':22s} {'threads':>7s} {'matches/s':>10s} {'us/activation':>14s} "
         f"{'cpu us/activation':>18s}"

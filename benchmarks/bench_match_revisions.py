@@ -54,6 +54,40 @@ def export_base(rev: str, folder: Path) -> None:
         path.write_text(text)
 
 
+class Engine:
+    """One revision's Rapture engine behind the same two calls, old API or new.
+
+    Revisions before the shared match framework expose ``prepare`` / ``run_records`` in
+    ``games.rapture.match`` and write the kernel's own record layout; later ones go
+    through ``analyzer.match`` and the contract's layout, turned back into the kernel's
+    with ``engine.rapture_layout`` so that records compare column for column.
+    """
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self.old = hasattr(importlib.import_module(f"{package}.games.rapture.match"), "run_records")
+
+    def prepare(self, list_a: str, list_b: str, policies: tuple[str, str]) -> object:
+        if self.old:
+            old = importlib.import_module(f"{self.package}.games.rapture.match")
+            options = old.MatchOptions(policy_a=policies[0], policy_b=policies[1])
+            return old.prepare(list_a, list_b, options=options)
+        match = importlib.import_module(f"{self.package}.match")
+        return match.prepare("rapture", list_a, list_b, policies=policies)
+
+    def run(self, setup: object, matches: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Records in the kernel's layout and the activations played."""
+        if self.old:
+            old = importlib.import_module(f"{self.package}.games.rapture.match")
+            rec, urec = old.run_records(setup, matches, seed, threads=1)
+            return rec, urec, int(rec[:, old.match_nb.R_ACTIVATIONS].sum())
+        runner = importlib.import_module(f"{self.package}.match.runner")
+        engine = importlib.import_module(f"{self.package}.games.rapture.match.engine")
+        rec, urec = runner.run_records(engine.ENGINE, setup, matches, seed, threads=1)
+        own, own_u = engine.rapture_layout(rec, urec)
+        return own, own_u, int(rec[:, 6].sum())  # contract.R_ACTIVATIONS
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="git revision to compare against")
@@ -67,17 +101,13 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="analyzer_base_"))
     export_base(args.base, folder)
     sys.path.insert(0, str(folder))
-    engines = {
-        "base": importlib.import_module("analyzer_base.games.rapture.match"),
-        "new": importlib.import_module("analyzer.games.rapture.match"),
-    }
+    engines = {"base": Engine("analyzer_base"), "new": Engine("analyzer")}
     other = "greedy" if args.policy == "lookahead" else args.policy
     setups = {}
     t0 = time.perf_counter()
     for name, engine in engines.items():
-        options = engine.MatchOptions(policy_a=args.policy, policy_b=other)
-        setups[name] = engine.prepare(args.list_a, args.list_b, options=options)
-        engine.run_records(setups[name], 64, 1, threads=1)  # compile or load, warm up
+        setups[name] = engine.prepare(args.list_a, args.list_b, (args.policy, other))
+        engine.run(setups[name], 64, 1)  # compile or load, warm up
     print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base})")
 
     ratios: list[float] = []
@@ -92,10 +122,9 @@ def main() -> None:
             engine = engines[name]
             start = time.perf_counter()
             cpu_start = time.thread_time()  # one thread: the matches run on this one
-            rec, urec = engine.run_records(setups[name], args.matches, 1000 + k, threads=1)
+            rec, urec, activations = engine.run(setups[name], args.matches, 1000 + k)
             cpu = time.thread_time() - cpu_start
             wall = time.perf_counter() - start
-            activations = rec[:, engine.match_nb.R_ACTIVATIONS].sum()
             per_act[name].append(1e6 * wall / activations)
             cpu_per_act[name].append(1e6 * cpu / activations)
             records[name] = (rec, urec)

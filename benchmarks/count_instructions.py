@@ -54,27 +54,30 @@ def play(matches: int, policy: str, toggle: str | None, symbols: str | None) -> 
 
     profile_match._capture_loads()
     from analyzer import paths
-    from analyzer.games.rapture.match import MatchOptions, prepare, run_records
-    from analyzer.games.rapture.match import match_nb as M
+    from analyzer.games.rapture.match.engine import ENGINE
+    from analyzer.match import contract as C
+    from analyzer.match import prepare
+    from analyzer.match.runner import run_records
 
     lists = paths.system_config("rapture", "lists")
     other = "greedy" if policy == "lookahead" else policy
     setup = prepare(
+        "rapture",
         lists / "angels_vanguard.yaml",
         lists / "survivors_snipers.yaml",
-        options=MatchOptions(policy_a=policy, policy_b=other),
+        policies=(policy, other),
     )
-    run_records(setup, 8, 1, threads=1)  # compile or load
+    run_records(ENGINE, setup, 8, 1, threads=1)  # compile or load
     if symbols:
         profile_match.write_perf_map()
         os.replace(f"/tmp/perf-{os.getpid()}.map", symbols)
     helper = ctypes.CDLL(toggle) if toggle else None
     if helper:
         helper.start()
-    rec, _ = run_records(setup, matches, 2026, threads=1)
+    rec, _ = run_records(ENGINE, setup, matches, 2026, threads=1)
     if helper:
         helper.stop()
-    print(f"activations {int(rec[:, M.R_ACTIVATIONS].sum())}")
+    print(f"activations {int(rec[:, C.R_ACTIVATIONS].sum())}")
 
 
 def demangle(name: str) -> str:

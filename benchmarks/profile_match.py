@@ -76,18 +76,18 @@ def main() -> None:
     args = parser.parse_args()
 
     _capture_loads()
-    from analyzer.games.rapture.match import MatchOptions, prepare, run_records
+    from analyzer.games.rapture.match.engine import ENGINE
+    from analyzer.match import prepare
+    from analyzer.match.runner import run_records
 
     other = "greedy" if args.policy == "lookahead" else args.policy
-    setup = prepare(
-        args.list_a, args.list_b, options=MatchOptions(policy_a=args.policy, policy_b=other)
-    )
-    run_records(setup, 64, 1, threads=1)  # load the kernels
+    setup = prepare("rapture", args.list_a, args.list_b, policies=(args.policy, other))
+    run_records(ENGINE, setup, 64, 1, threads=1)  # load the kernels
     print(f"{write_perf_map()} kernel symbols in /tmp/perf-{os.getpid()}.map")
     if not _LOADED:
         print("no kernel came from numba's cache: run it once more, then profile")
     start = time.perf_counter()
-    run_records(setup, args.matches, 2026, threads=1)
+    run_records(ENGINE, setup, args.matches, 2026, threads=1)
     print(f"{args.matches / (time.perf_counter() - start):.0f} matches/s under the profiler")
 
 

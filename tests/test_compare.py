@@ -81,10 +81,10 @@ def test_bad_input_is_a_clear_error(tmp_path):
         cmp.compare_lists("rapture", THREE[:1], 10, 1)
     with pytest.raises(InputError, match="no such army list"):
         cmp.compare_lists("rapture", [THREE[0], tmp_path / "missing.yaml"], 10, 1)
-    d20 = Path(__file__).resolve().parents[1] / "configs" / "d20" / "lists"
-    with pytest.raises(InputError, match="d20: no match engine yet"):
-        cmp.compare_lists("d20", sorted(d20.glob("*.yaml"))[:2], 10, 1)
-    with pytest.raises(InputError, match="unknown match option"):
+    hybrid = Path(__file__).resolve().parents[1] / "configs" / "hybrid" / "lists"
+    with pytest.raises(InputError, match=r"hybrid: no match engine yet \(available: rapture"):
+        cmp.compare_lists("hybrid", sorted(hybrid.glob("*.yaml"))[:2], 10, 1)
+    with pytest.raises(InputError, match=r"unknown rapture match option\(s\)"):
         cmp.compare_lists("rapture", THREE[:2], 10, 1, options={"bogus": 1})
 
 

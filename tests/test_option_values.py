@@ -210,9 +210,9 @@ def test_match_cli_rejects_a_bad_value_in_one_line(capsys):
     argv = ["match", "rapture", "--list-a", str(LISTS / "angels_band.yaml"),
             "--list-b", str(LISTS / "icnun_hunters.yaml"), "--matches", "4",
             "--opt", "round1_first=99"]  # fmt: skip
-    code, out, err = run_cli(argv, capsys)
+    code, _, err = run_cli(argv, capsys)
     assert code == 2
-    assert "error: match option round1_first must be one of -1, 0, 1 (got 99)" in err
+    assert "error: rapture match option round1_first must be one of -1, 0, 1 (got 99)" in err
 
 
 # ---------------------------------------------------- valid values unchanged
@@ -292,7 +292,7 @@ def test_sweep_checks_rule_option_values(tmp_path):
     lines = sweep_errors(tmp_path, "{countershot: 7}", "dodge, none")
     assert any("metric: rapture duel option countershot must be true or false" in x for x in lines)
     lines = sweep_errors(tmp_path, "{}", "dodge, parry")
-    assert any("grid.r.values.1: rapture duel option reaction must be one of" in x for x in lines)
+    assert any("grid.r.values[1]: rapture duel option reaction must be one of" in x for x in lines)
 
 
 def test_sweep_accepts_none_and_null_reactions(tmp_path):

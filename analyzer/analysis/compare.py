@@ -27,9 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import paths
 from analyzer.errors import InputError
-from analyzer.games import system_module
 from analyzer.stats import Z95, bradley_terry, wilson_interval
 
 ELO_PER_LOGIT = 400 / math.log(10)
@@ -161,11 +159,13 @@ def _store(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _play_pair(engine: Any, i: int, j: int, run: dict[str, Any]) -> PairResult:
-    result = engine.play_matches(
-        run["lists"][i], run["lists"][j], units=run["units"], matches=run["matches"],
-        seed=_pair_seed(run["seed"], run["pair"]), scenario=run["scenario"],
-        options=run["options"], threads=run["threads"],
+def _play_pair(system: str, i: int, j: int, run: dict[str, Any]) -> PairResult:
+    from analyzer.match import play_matches
+
+    result = play_matches(
+        system, run["lists"][i], run["lists"][j], units=run["units"], matches=run["matches"],
+        seed=_pair_seed(run["seed"], run["pair"]), policies=run["policies"],
+        scenario=run["scenario"], options=run["options"], threads=run["threads"],
     )  # fmt: skip
     return PairResult(
         i=i, j=j, matches=result.matches, a_wins=result.a_wins.count,
@@ -198,25 +198,24 @@ def compare_lists(
         raise InputError("compare needs at least two army lists")
     if matches < 1:
         raise InputError(f"--matches must be >= 1 (got {matches})")
-    try:
-        engine = system_module(system, "match")
-    except ModuleNotFoundError:
-        raise InputError(f"{system}: no match engine yet (available: rapture)") from None
+    from analyzer.games import match_engine
+    from analyzer.match.options import check_match_options, check_policy
+
+    engine = match_engine(system)
     files = [Path(p) for p in lists]
     for f in files:
         if not f.is_file():
             raise InputError(f"{f}: no such army list file")
-    units_path = Path(units) if units else paths.system_config(system, "units.yaml")
     chosen = dict(options or {})
     if "scenario" in chosen:
-        raise InputError("give the terrain with --scenario, not --opt scenario=...")
-    match_options = engine.match_options({"a": policy, "b": policy}, chosen)
-    cards = system_module(system, "units").load_units(units_path)
-    names = _unique_names(
-        [system_module(system, "units").load_list(f, cards).name for f in files], files
-    )
+        raise InputError("give the scenario with --scenario, not --opt scenario=...")
+    check_policy(engine, policy)
+    check_match_options(engine, chosen)
+    cards, units_path = engine.load_cards(units)
+    names = _unique_names([engine.load_list(f, cards).name for f in files], files)
     run = {"lists": files, "units": units_path, "matches": matches, "seed": seed,
-           "scenario": scenario, "options": match_options, "threads": threads}  # fmt: skip
+           "scenario": scenario, "options": chosen, "threads": threads,
+           "policies": (policy, policy)}  # fmt: skip
     from analyzer.experiments.spec import code_hash
 
     settings = {"code": code_hash(system), "matches": matches, "seed": seed, "policy": policy,
@@ -237,7 +236,7 @@ def compare_lists(
             else:
                 if progress:
                     progress(f"{names[i]} vs {names[j]}")
-                result = _play_pair(engine, i, j, {**run, "pair": pair})
+                result = _play_pair(system, i, j, {**run, "pair": pair})
                 if path is not None:
                     _store(path, asdict(result))
             wins[i, j], wins[j, i] = result.a_wins, result.b_wins

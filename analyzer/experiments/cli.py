@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from analyzer.errors import InputError
 from analyzer.games import SYSTEMS
-from analyzer.games.rapture.match.compile import POLICIES
 
 
 @contextmanager
@@ -193,7 +192,6 @@ def sweep(
 )
 @click.option(
     "--policy",
-    type=click.Choice(POLICIES),
     default="greedy",
     show_default=True,
     help="matches: AI of both sides",

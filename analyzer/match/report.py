@@ -254,9 +254,7 @@ def _se(value: float, n: int) -> str:
     return f"{value:.2f}" if n >= 2 and math.isfinite(value) else "–"
 
 
-def render_table(
-    engine: C.MatchEngine, res: MatchResult, traced: int | None = None
-) -> str:
+def render_table(engine: C.MatchEngine, res: MatchResult, traced: int | None = None) -> str:
     """The human-readable summary (``traced``: the match whose play-by-play precedes it)."""
     covered = f"matches {res.matches:,}"
     if traced is not None:

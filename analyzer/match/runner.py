@@ -63,8 +63,13 @@ def run_records(
     check: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``matches`` matches: the match records and the unit records (contract layout)."""
+    """Play ``matches`` matches: the match records and the unit records (contract layout).
+
+    ``check`` (or the option ``check_invariants``, where an engine has it) runs the
+    invariant checker; ``progress(n)`` is called as each run of ``n`` matches finishes.
+    """
     check_counts(matches, seed)
+    check = check or bool(setup.options.get("check_invariants", False))
     n_blocks = (matches + engine.match_block - 1) // engine.match_block
     states = block_states(seed, n_blocks, (MATCH_TASK,))
     rec = np.zeros((matches, record_width(engine)), dtype=np.int64)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import sys
 
 import pytest
 
@@ -110,7 +109,7 @@ def test_fair_cost_by_matches_finds_the_exact_root_of_a_stand_in(tmp_path, monke
     Trooper section (4 Troopers + Brute) against the Genetic hunters: the lists score 1/2
     exactly where both cost the same, at Trooper = (hunters - Brute) / 4 points.
     """
-    monkeypatch.setitem(sys.modules, "analyzer.games.d20.match", fake_match)
+    fake_match.plug_in(monkeypatch)
     field = write_spec(
         tmp_path,
         "system: d20\nlists: [configs/d20/lists/trooper_section.yaml, "

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
+import numpy as np
 import pytest
 
 from analyzer.config.yaml_io import ConfigError
 from analyzer.experiments.spec import load_sweep
+from analyzer.match.sweep import unpack_arrays
 from tests.experiments import fake_match
 from tests.experiments.conftest import serial, write_spec
 
@@ -32,13 +32,16 @@ block_size: 512
 """
 
 
-def test_matches_metric_without_an_engine_is_a_clear_error(tmp_path):
-    with pytest.raises(ConfigError, match="needs the d20 match engine"):
+def test_matches_metric_without_an_engine_is_a_clear_error(tmp_path, monkeypatch):
+    from analyzer.games import MATCH_ENGINES
+
+    monkeypatch.delitem(MATCH_ENGINES, "d20")
+    with pytest.raises(ConfigError, match=r"d20: no match engine yet \(available: rapture"):
         load_sweep(write_spec(tmp_path, SPEC))
 
 
 def test_matches_metric_runs_a_plugged_in_engine(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "analyzer.games.d20.match", fake_match)
+    fake_match.plug_in(monkeypatch)
     outcome = serial(write_spec(tmp_path, SPEC), tmp_path / "out")
     table = outcome.results[outcome.results["quantity"] == "win_rate"]
     assert len(table) == 8
@@ -46,11 +49,10 @@ def test_matches_metric_runs_a_plugged_in_engine(tmp_path, monkeypatch):
     cards = outcome.plan.metric.ctx.cards
     for cell in outcome.plan.cells:
         task = cell.plan.tasks[0]
-        exact = 0.0
-        for params in task.params:
-            a, b, a_first, bonus, _ = params
-            extra = 1 if a_first else 0
-            exact += (a + extra + bonus) / (a + b + extra + 1) / 2
+        assert len(task.params) == 1  # first alternates match by match inside the engine
+        a, b, bonus, _, _ = unpack_arrays(np.asarray(task.params[0][2:]))[0]
+        # half the matches with A first (one more face), half with B first
+        exact = sum((a + x + bonus) / (a + b + x + bonus + 1) for x in (0, 1)) / 2
         row = table[table["cell"] == cell.index].iloc[0]
         assert abs(row["estimate"] - exact) < 5 * row["se"]
     assert cards["Trooper"].points not in (None, 0)

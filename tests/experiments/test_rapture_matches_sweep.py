@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from analyzer.games.rapture import units as rapture_units
-from analyzer.games.rapture.match import match_model, prepare
-from analyzer.games.rapture.match.sweep_model import (
+from analyzer.match import prepare
+from analyzer.match.sweep import (
     WINNER_STRIDE,
+    match_model,
     pack_arrays,
     run_sweep_blocks,
     unpack_arrays,
@@ -40,10 +41,10 @@ seed: 5
 
 
 def test_packed_match_up_round_trips_exactly():
-    setup = prepare(LISTS / "angels_vanguard.yaml", LISTS / "icnun_raiders.yaml")
-    back = unpack_arrays(pack_arrays(setup.S))
-    assert len(back) == len(setup.S)
-    for a, b in zip(setup.S, back):
+    setup = prepare("rapture", LISTS / "angels_vanguard.yaml", LISTS / "icnun_raiders.yaml")
+    back = unpack_arrays(pack_arrays(setup.arrays))
+    assert len(back) == len(setup.arrays)
+    for a, b in zip(setup.arrays, back):
         assert a.dtype == b.dtype and a.shape == b.shape
         assert np.array_equal(a, b, equal_nan=True)
 
@@ -54,7 +55,7 @@ def test_sweep_blocks_do_not_depend_on_chunking_or_threads():
         rapture_units.load_list(LISTS / n, cards)
         for n in ("angels_vanguard.yaml", "angels_vanguard.yaml")
     ]
-    model = match_model(cards, *lists, {"a": "greedy", "b": "random"}, {})
+    model = match_model("rapture", cards, *lists, {"a": "greedy", "b": "random"}, {})
     vector = model.params(True)
     sizes = np.array([64, 100, 64], dtype=np.int64)
     whole = run_sweep_blocks(vector, 9, (0, 1), 0, sizes)

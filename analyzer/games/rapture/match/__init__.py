@@ -1,75 +1,54 @@
-"""Rapture AI-vs-AI matches: the public Python API.
+"""Rapture's match engine: the rules kernels, the policies and their compiled inputs.
 
->>> from analyzer.games.rapture.match import play_matches
->>> result = play_matches("configs/rapture/lists/angels_vanguard.yaml",
+Play matches through the shared framework (:mod:`analyzer.match`), which reaches this
+engine through :data:`analyzer.games.rapture.match.engine.ENGINE`:
+
+>>> from analyzer.match import play_matches
+>>> result = play_matches("rapture", "configs/rapture/lists/angels_vanguard.yaml",
 ...                       "configs/rapture/lists/icnun_hunters.yaml", matches=2000)
->>> result.a_wins.rate, result.a_wins.ci95
 
 The game follows ``rapture.txt`` from "2. Game Setup" to "End of the Game" (see the module
 docstrings of ``state_nb``, ``engine_nb`` and ``driver_nb`` for the rules and their
-readings).  Matches are played in blocks of ``match_nb.MATCH_BLOCK`` on worker threads
-(small runs in pieces of blocks, :func:`match_pieces`); match ``k`` is seeded from
-``analyzer.rng.block_states(seed, ..., task=(MATCH_TASK,))`` and its index, so results are
-identical for any number of threads, and ``trace_match`` replays any single match exactly.
+readings).  This module compiles a match-up (:func:`prepare_loaded`) into the kernels'
+static arrays.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
-from analyzer import provenance
 from analyzer.errors import InputError
 from analyzer.games.rapture import units as rapture_units
 from analyzer.games.rapture.match import compile as cp
 from analyzer.games.rapture.match import layout as L
-from analyzer.games.rapture.match import match_nb as M
 from analyzer.games.rapture.match.compile import POLICIES, MatchOptions, match_options
-from analyzer.games.rapture.match.report import MatchResult, summarize
-from analyzer.games.rapture.match.sweep_model import match_model
-from analyzer.rng import block_states
 
 __all__ = [
     "POLICIES",
     "MatchOptions",
-    "MatchResult",
-    "Setup",
-    "match_model",
+    "RaptureSetup",
     "match_options",
-    "play_matches",
     "prepare",
     "prepare_loaded",
-    "trace_match",
+    "scenario_path",
 ]
-
-#: Task key of match simulations in ``block_states`` (other tasks use other keys).
-MATCH_TASK = 4
-MAX_MATCHES = 100_000_000
-TRACE_ROWS = 200_000
-
-NOTES = (
-    "all models stand on one level: no high ground, ladders, doors, jumps or roofs",
-    "terrain pieces are axis-aligned rectangles; cover and line of sight per the stated "
-    "sight-corridor rule (see geometry_nb)",
-)
 
 
 @dataclass
-class Setup:
-    """Everything a match needs, compiled: static arrays, names, options."""
+class RaptureSetup:
+    """Everything a Rapture match needs, compiled: static arrays, names, options."""
 
     S: tuple[np.ndarray, ...]
     comp: cp.Compiled
     mission_names: list[str]
     scenario_name: str
     options: MatchOptions
-    data_files: list[Path]
+    files: list[Path]
 
 
 def prepare(
@@ -82,7 +61,7 @@ def prepare(
     missions_file: str | Path | None = None,
     on_hit_markers: Mapping[str, tuple[str, int]] | None = None,
     load_dice: Mapping[str, int] | None = None,
-) -> Setup:
+) -> RaptureSetup:
     """Load and check the cards, lists, scenario and missions; compile them into arrays."""
     units_path = Path(units) if units is not None else rapture_units.UNITS_FILE
     cards = rapture_units.load_units(units_path)
@@ -96,7 +75,7 @@ def prepare(
         on_hit_markers=on_hit_markers,
         load_dice=load_dice,
     )
-    setup.data_files[:0] = [units_path, Path(list_a), Path(list_b)]
+    setup.files[:0] = [units_path, Path(list_a), Path(list_b)]
     return setup
 
 
@@ -109,7 +88,7 @@ def prepare_loaded(
     missions_file: str | Path | None = None,
     on_hit_markers: Mapping[str, tuple[str, int]] | None = None,
     load_dice: Mapping[str, int] | None = None,
-) -> Setup:
+) -> RaptureSetup:
     """:func:`prepare` for cards and lists already loaded (sweeps vary them in memory)."""
     options = options or MatchOptions()
     comp = cp.compile_matchup(dict(cards), lists, on_hit_markers, load_dice)
@@ -129,7 +108,7 @@ def prepare_loaded(
         files.append(path)
     opt = cp.options_array(options, hands, n_ter)
     S = cp.static_tuple(comp, mis, opt, ter)
-    return Setup(S, comp, [m.name for m in mdata.missions], scen_name, options, files)
+    return RaptureSetup(S, comp, [m.name for m in mdata.missions], scen_name, options, files)
 
 
 def scenario_path(name_or_path: str) -> Path:
@@ -148,158 +127,3 @@ def scenario_path(name_or_path: str) -> Path:
         what = "is a folder, not a scenario file" if path.is_dir() else "does not exist"
         raise InputError(f"scenario file {name_or_path} {what}")
     return cp.resolve_scenario(name_or_path)
-
-
-def _check_counts(matches: int, seed: int) -> None:
-    if not 1 <= matches <= MAX_MATCHES:
-        raise InputError(f"--matches must be between 1 and {MAX_MATCHES:,} (got {matches})")
-    if seed < 0:
-        raise InputError(f"--seed must be >= 0 (got {seed})")
-
-
-def default_threads() -> int:
-    """Worker threads: ``NUMBA_NUM_THREADS`` (numba's setting, by default the CPU count)."""
-    return max(int(getattr(numba.config, "NUMBA_NUM_THREADS", os.cpu_count() or 1)), 1)
-
-
-def run_records(
-    setup: Setup,
-    matches: int,
-    seed: int,
-    threads: int | None = None,
-    check: bool = False,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``matches`` matches; per-match records and per-unit records."""
-    from analyzer.games.rapture.match import kernels
-
-    _check_counts(matches, seed)
-    table = kernels.function_table()
-    runner = kernels.block_runner()
-    n_blocks = (matches + M.MATCH_BLOCK - 1) // M.MATCH_BLOCK
-    states = block_states(seed, n_blocks, (MATCH_TASK,))
-    rec = np.zeros((matches, M.R_COLS), dtype=np.int64)
-    urec = np.zeros((matches, setup.comp.US.shape[0], M.U_COLS), dtype=np.int64)
-    trace = np.zeros((1, L.EV_COLS), dtype=np.int64)
-    flag = int(check or setup.options.check_invariants)
-    workers = threads if threads is not None else default_threads()
-    pieces = match_pieces(matches, workers)
-
-    def play(piece: tuple[int, int, int]) -> None:
-        b, first, count = piece
-        runner(setup.S, table, states[b], first, count, rec, urec, flag, trace, 0)
-        if progress is not None:
-            progress(count)
-
-    if workers <= 1 or len(pieces) == 1:
-        for piece in pieces:
-            play(piece)
-    else:
-        with ThreadPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
-            list(pool.map(play, pieces))
-    return rec, urec
-
-
-def match_pieces(matches: int, workers: int) -> list[tuple[int, int, int]]:
-    """The runs of matches handed to the worker threads: (block, first match, count).
-
-    Whole blocks of ``match_nb.MATCH_BLOCK``, unless there are fewer than four blocks per
-    worker: then the blocks are cut into pieces so that every worker has work (a few
-    hundred lookahead matches take minutes).  A match's random stream depends only on its
-    block and its index, so the cut never changes a result.
-    """
-    n_blocks = (matches + M.MATCH_BLOCK - 1) // M.MATCH_BLOCK
-    size = M.MATCH_BLOCK
-    if workers > 1 and n_blocks < 4 * workers:
-        size = max(1, -(-matches // (4 * workers)))
-    pieces = []
-    for b in range(n_blocks):
-        end = min((b + 1) * M.MATCH_BLOCK, matches)
-        for first in range(b * M.MATCH_BLOCK, end, size):
-            pieces.append((b, first, min(size, end - first)))
-    return pieces
-
-
-def play_matches(
-    list_a: str | Path,
-    list_b: str | Path,
-    *,
-    units: str | Path | None = None,
-    matches: int = 1000,
-    seed: int = 2026,
-    scenario: str | None = None,
-    options: MatchOptions | None = None,
-    threads: int | None = None,
-    missions_file: str | Path | None = None,
-    on_hit_markers: Mapping[str, tuple[str, int]] | None = None,
-    load_dice: Mapping[str, int] | None = None,
-) -> MatchResult:
-    """Play ``matches`` AI-vs-AI matches between two battlegroups and aggregate them."""
-    setup = prepare(
-        list_a,
-        list_b,
-        units=units,
-        scenario=scenario,
-        options=options,
-        missions_file=missions_file,
-        on_hit_markers=on_hit_markers,
-        load_dice=load_dice,
-    )
-    rec, urec = run_records(setup, matches, seed, threads)
-    return result_of(setup, rec, urec, seed)
-
-
-def result_of(setup: Setup, rec: np.ndarray, urec: np.ndarray, seed: int) -> MatchResult:
-    here = Path(__file__).resolve().parent
-    files = [*setup.data_files, *sorted(here.glob("*.py"))]
-    prov = {**provenance.versions(), "data_hash": provenance.data_hash(*files, system="rapture")}
-    notes = [*NOTES, *setup.comp.ignored]
-    opts = asdict(setup.options)
-    opts.pop("check_invariants", None)
-    return summarize(
-        rec,
-        urec,
-        setup.comp,
-        setup.mission_names,
-        policy_a=setup.options.policy_a,
-        policy_b=setup.options.policy_b,
-        seed=seed,
-        scenario=setup.scenario_name,
-        options=opts,
-        provenance=prov,
-        notes=notes,
-    )
-
-
-def trace_events(setup: Setup, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The events of match ``k`` (as played within any run with this seed) and its record."""
-    from analyzer.games.rapture.match import kernels
-
-    if k < 0:
-        raise InputError(f"--trace must be >= 0 (got {k})")
-    _check_counts(k + 1, seed)
-    table = kernels.function_table()
-    runner = kernels.block_runner()
-    b = k // M.MATCH_BLOCK
-    state = block_states(seed, 1, (MATCH_TASK,), first_block=b)[0]
-    events = np.zeros((TRACE_ROWS, L.EV_COLS), dtype=np.int64)
-    rec = np.zeros((1, M.R_COLS), dtype=np.int64)
-    urec = np.zeros((1, setup.comp.US.shape[0], M.U_COLS), dtype=np.int64)
-    n = runner(setup.S, table, state, k, 1, rec, urec, 1, events, 1)
-    return events[:n], rec[0]
-
-
-def trace_match(setup: Setup, k: int, seed: int) -> list[str]:
-    """A readable play-by-play of match ``k``."""
-    from analyzer.games.rapture.match import trace
-
-    events, _ = trace_events(setup, k, seed)
-    comp = setup.comp
-    namer = trace.Namer(
-        [u.name for u in comp.units],
-        comp.model_names,
-        [u.side for u in comp.units],
-        [int(u) for u in comp.SI[:, L.SI_UNIT]],
-        setup.mission_names,
-    )
-    return trace.render(events, namer)

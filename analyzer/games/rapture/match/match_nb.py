@@ -666,7 +666,7 @@ def candidate_view(C0):
 
 
 def run_block(S, FN, state, first, count, REC, UREC, check, TR, trace):  # pragma: no cover
-    """Play matches ``first .. first + count - 1`` of one block (rows ``first ..`` of REC).
+    """Play matches ``first .. first + count - 1`` of one block (rows ``0 .. count - 1``).
 
     Compiled by :mod:`kernels` with an explicit signature, ``nogil`` (blocks run on Python
     threads).  ``state`` is the block's generator state; match ``k`` is seeded from it and
@@ -686,7 +686,7 @@ def run_block(S, FN, state, first, count, REC, UREC, check, TR, trace):  # pragm
     for k in range(first, first + count):
         seed_match(xRNG(X), state, k % MATCH_BLOCK)
         play_match(X, C, C2, X2, k, trace, check)
-        record(X, REC, UREC, k - first if trace == 1 else k)
+        record(X, REC, UREC, k - first)
     events = xG(X)[G_NEV]
     # keep the owners of the memory alive until here
     keep = D1[0][0, 0] + D2[0][0, 0] + C0[0, 0] + C20[0, 0] + S[1][0, 0] + X0[0] + X20[0]
