@@ -9,7 +9,6 @@ matches run on Python threads.
 from __future__ import annotations
 
 import functools
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from analyzer.games.rapture.match import (
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.calls_nb import SIGS
 from analyzer.games.rapture.match.context_nb import JIT
+from analyzer.match.cache import refresh_cache as shared_refresh
 
 I1 = types.int64[::1]
 I2 = types.int64[:, ::1]
@@ -88,31 +88,10 @@ def _sources() -> list[Path]:
 
 
 def refresh_cache() -> None:
-    """Drop the engine's numba cache when any engine source changed.
-
-    Numba keys a cached function on its own file only, so a change in a module it calls
-    (or in a constant it uses) would leave stale machine code; a hash over all engine
-    sources guards against that.
-    """
-    digest = hashlib.sha256()
-    for path in _sources():
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    stamp = digest.hexdigest()
-    try:
-        if STAMP.read_text() == stamp:
-            return
-    except OSError:
-        pass
-    if CACHE_DIR.is_dir():
-        for pattern in ("*_nb.*.nbi", "*_nb.*.nbc", "kernels.*.nbi", "kernels.*.nbc"):
-            for path in CACHE_DIR.glob(pattern):
-                path.unlink(missing_ok=True)
-    try:
-        CACHE_DIR.mkdir(exist_ok=True)
-        STAMP.write_text(stamp)
-    except OSError:  # a read-only installation: numba falls back to its own cache rules
-        pass
+    """Drop the engine's numba cache when any engine source changed
+    (:func:`analyzer.match.cache.refresh_cache`)."""
+    patterns = ("*_nb.*.nbi", "*_nb.*.nbc", "kernels.*.nbi", "kernels.*.nbc")
+    shared_refresh(CACHE_DIR, STAMP.name, _sources(), patterns)
 
 
 refresh_cache()

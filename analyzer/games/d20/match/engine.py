@@ -1,0 +1,245 @@
+"""The d20 skirmish match engine (``analyzer.match.contract.MatchEngine``).
+
+Rulebook ``d20-skirmish.txt``; the kernels are in ``match_nb.py`` (each rule function
+names its section), the rule readings in ``docs/rules-choices.md`` ("d20 skirmish
+matches").  ``ENGINE`` is the instance the match framework registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analyzer.analysis.duel import OptionKind
+from analyzer.games.d20 import units as d20_units
+from analyzer.games.d20.match import compile as C
+from analyzer.games.d20.match import layout as L
+from analyzer.games.d20.match import trace as T
+from analyzer.match.contract import Setup, Sides, UnitInfo
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: Measured cold compile of the whole engine on 2 cores (seconds, low and high): 67 s.
+COLD_COMPILE = (60, 75)
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    z = 1.96
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / den
+    return mid - half, mid + half
+
+
+class D20MatchEngine:
+    """AI-vs-AI d20 skirmish matches on a scenario's table."""
+
+    system = "d20"
+    policies: tuple[str, ...] = L.POLICY_NAMES
+    default_policy = "greedy"
+    first_modes: tuple[str, ...] = L.FIRST_MODES
+    option_kinds: Mapping[str, OptionKind] = C.OPTION_KINDS
+    option_help: Mapping[str, str] = C.OPTION_HELP
+    end_reasons: tuple[str, ...] = L.END_REASONS
+    score_name = "CP-weighted points left"
+    damage_name = "CP"
+    record_extras: tuple[str, ...] = L.RECORD_EXTRAS
+    unit_extras: tuple[str, ...] = L.UNIT_EXTRAS
+    match_block = 4096
+    side_kind = "squad list"
+
+    # ------------------------------------------------------------------ loading
+    def load_cards(self, units: str | Path | None) -> tuple[Mapping[str, Any], Path]:
+        path = Path(units) if units is not None else d20_units.UNITS_FILE
+        return d20_units.load_units(path), path
+
+    def load_list(self, path: str | Path, cards: Mapping[str, Any]) -> Any:
+        return d20_units.load_list(path, dict(cards))
+
+    def load_sides(self, side_a: str | Path, side_b: str | Path, units: str | Path | None) -> Sides:
+        cards, path = self.load_cards(units)
+        a = self.load_list(side_a, cards)
+        b = self.load_list(side_b, cards)
+        return Sides(cards=cards, lists=(a, b), files=[path, Path(side_a), Path(side_b)])
+
+    # ------------------------------------------------------------------ prepare
+    def prepare(
+        self,
+        cards: Mapping[str, Any],
+        lists: tuple[Any, Any],
+        *,
+        policies: tuple[str, str],
+        options: Mapping[str, Any],
+        scenario: str | None = None,
+        first_side: int | None = None,
+    ) -> Setup:
+        opts = C.full_options(dict(options))
+        opts.pop("scenario", None)
+        for pol in policies:
+            if pol not in self.policies:
+                from analyzer.errors import InputError
+
+                raise InputError(f"unknown d20 policy {pol!r} (known: {', '.join(self.policies)})")
+        scen, scen_file = C.load_scenario(scenario)
+        pols = (self.policies.index(policies[0]), self.policies.index(policies[1]))
+        arrays, comp = C.compile_arrays(
+            dict(cards), (lists[0], lists[1]), pols, opts, scen, scen_file, first_side
+        )
+        infos = [
+            UnitInfo(
+                side=s,
+                name=c.name,
+                kind="large stand" if "large stand" in c.special else "figurine",
+                points=c.points,
+            )
+            for c, s in zip(comp.cards, comp.sides, strict=True)
+        ]
+        points = (
+            sum(u.points for u in infos if u.side == 0),
+            sum(u.points for u in infos if u.side == 1),
+        )
+        notes = [
+            f"scenario {scen.name} ({scen_file.stem}): {scen.table.width:g} x "
+            f"{scen.table.height:g} cm, deployment from a {scen.deployment.kind}, "
+            f"{scen.objective.kind}, turn limit {int(arrays[3][L.S_TURNS])}",
+            "score: CP-weighted points left (points x CP left / CP, summed, rounded down)",
+        ]
+        return Setup(
+            system=self.system,
+            arrays=arrays,
+            units=infos,
+            list_names=(lists[0].name, lists[1].name),
+            points=points,
+            policies=(policies[0], policies[1]),
+            options=opts,
+            scenario=scen_file.stem,
+            data_files=[scen_file],
+            notes=notes,
+            extra=comp,
+        )
+
+    # ------------------------------------------------------------------ running
+    def kernel_sources(self) -> list[Path]:
+        return sorted(PACKAGE_DIR.glob("*.py"))
+
+    def run_block(
+        self,
+        arrays: tuple[np.ndarray, ...],
+        state: np.ndarray,
+        first: int,
+        count: int,
+        rec: np.ndarray,
+        urec: np.ndarray,
+        check: bool,
+        events: np.ndarray | None,
+    ) -> int:
+        from analyzer.games.d20.match import match_nb as M
+
+        fi, fr, ter, sc, op, ecp, pge = arrays
+        ev = events if events is not None else np.zeros((1, L.EV_COLS), dtype=np.int64)
+        chk = bool(check) or bool(op[L.O_CHECK])
+        return int(
+            M.run_block(
+                fi,
+                fr,
+                ter,
+                sc,
+                op,
+                ecp,
+                pge,
+                state,
+                self.match_block,
+                first,
+                count,
+                rec,
+                urec,
+                ev,
+                events is not None,
+                chk,
+            )
+        )
+
+    def is_compiled(self) -> bool:
+        cache = PACKAGE_DIR / "__pycache__"
+        return any(cache.glob("match_nb.run_block*.nbi"))
+
+    def compile_seconds(self) -> tuple[int, int]:
+        return COLD_COMPILE
+
+    def trace_rows(self) -> int:
+        return 6000
+
+    def trace_buffer(self) -> np.ndarray:
+        return np.zeros((self.trace_rows(), L.EV_COLS), dtype=np.int64)
+
+    def render_trace(self, setup: Setup, events: np.ndarray) -> list[str]:
+        return T.render(setup, events)
+
+    # ------------------------------------------------------------------ reports
+    def report_extras(self, setup: Setup, rec: np.ndarray, urec: np.ndarray) -> dict[str, Any]:
+        n = int(rec.shape[0])
+        base = len(("winner", "a", "b", "first", "rounds", "end", "act", "viol"))
+        col = {name: base + i for i, name in enumerate(self.record_extras)}
+        out: dict[str, Any] = {"matches": n}
+        if n == 0:
+            return out
+        per = {
+            name: float(rec[:, col[name]].mean())
+            for name in (
+                "shots",
+                "hits",
+                "blows",
+                "ready_shots",
+                "retreat_tests",
+                "retreats_won",
+                "take_covers",
+                "effective_actions",
+            )
+        }
+        out["per_match"] = per
+        shots = int(rec[:, col["shots"]].sum())
+        out["hit_rate"] = float(rec[:, col["hits"]].sum() / shots) if shots else 0.0
+        if setup.extra is not None and setup.extra.scenario.objective.kind == "virus":
+            done = int(rec[:, col["objective_done"]].sum())
+            lo, hi = _wilson(done, n)
+            att = rec[:, col["attacker"]]
+            out["objective"] = {
+                "completion_rate": done / n,
+                "ci95": [lo, hi],
+                "a_attacker_rate": float((att == 0).mean()),
+            }
+        tests = int(rec[:, col["retreat_tests"]].sum())
+        out["retreat_success_rate"] = (
+            float(rec[:, col["retreats_won"]].sum() / tests) if tests else None
+        )
+        return out
+
+    def render_extras(self, extras: Mapping[str, Any]) -> list[str]:
+        lines: list[str] = []
+        per = extras.get("per_match")
+        if per:
+            lines.append(
+                "per match: {shots:.1f} shots, {hits:.1f} hits, {blows:.1f} HtH blows, "
+                "{ready_shots:.2f} ready-to-shoot reactions, {take_covers:.2f} take cover, "
+                "{retreat_tests:.2f} retreat tests".format(**per)
+            )
+            lines.append(f"hit rate of shots: {extras.get('hit_rate', 0.0):.1%}")
+        obj = extras.get("objective")
+        if obj:
+            lo, hi = obj["ci95"]
+            lines.append(
+                f"virus inserted in {obj['completion_rate']:.1%} of matches "
+                f"(95% CI {lo:.1%}-{hi:.1%}); A was the Attacker in {obj['a_attacker_rate']:.1%}"
+            )
+        rs = extras.get("retreat_success_rate")
+        if rs is not None:
+            lines.append(f"retreat tests won: {rs:.1%}")
+        return lines
+
+
+ENGINE = D20MatchEngine()

@@ -1,0 +1,1863 @@
+"""The d20 skirmish match kernels: geometry, dice, attacks, movement, phases, policies.
+
+Rulebook ``d20-skirmish.txt``; every rule function names its section.  All kernels take
+plain arrays (columns in :mod:`analyzer.games.d20.match.layout`):
+
+static  ``fi`` (int, per figurine), ``fr`` (float, radius and height), ``ter`` (set
+        elements), ``sc`` (scenario and float options), ``op`` (int options), ``ecp``
+        (expected CP lost per attack margin) and ``pge`` (P(CP lost >= c) per margin),
+        both built from :func:`analyzer.games.d20.rolls.cp_lost`;
+state   ``p`` (float positions and facing), ``s`` (int per figurine), ``g`` (int match
+        state), ``dc`` (dice script: ``dc[0]`` scripted D20s in ``dc[1:]``), ``rng``
+        (the match generator), ``ev`` (trace rows), ``wk`` (scratch candidates).
+"""
+
+# ruff: noqa: SIM102  (nested conditions kept readable in the kernels)
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from analyzer.dice.random_nb import next_u64, roll_die
+from analyzer.games.d20.match.layout import (
+    E_ACTION,
+    E_BLOW,
+    E_DEPLOY,
+    E_END,
+    E_FACE,
+    E_MOVE,
+    E_REMOVED,
+    E_RETREAT,
+    E_ROLES,
+    E_ROLLOFF,
+    E_SHOT,
+    E_TURN,
+    END_ELIMINATION,
+    END_OBJECTIVE,
+    END_TURNS,
+    F_CP,
+    F_DEX,
+    F_GUN,
+    F_HTH,
+    F_HTHPOW,
+    F_IMPULSIVE,
+    F_INT,
+    F_MOVE,
+    F_NGUN,
+    F_PD,
+    F_POINTS,
+    F_SCOUT,
+    F_SHOT,
+    F_SIDE,
+    G_ACT,
+    G_ATTACKER,
+    G_BLOWS,
+    G_CHECK,
+    G_COLS,
+    G_COVERS,
+    G_DPOS,
+    G_EFFECTIVE,
+    G_END,
+    G_FIRST,
+    G_HALF,
+    G_HITS,
+    G_MAXT,
+    G_NEV,
+    G_OBJDONE,
+    G_PROGRESS,
+    G_READYSHOTS,
+    G_RETREATS,
+    G_RETREATS_WON,
+    G_ROLL,
+    G_SHOTS,
+    G_TRACE,
+    G_TURN,
+    G_VIOL,
+    G_WINNER,
+    K_DIFFICULT,
+    K_ELEMENT,
+    K_TERMINAL,
+    K_WATER,
+    M_COVER,
+    M_NORMAL,
+    M_READY,
+    M_STAY,
+    M_WATCHFUL,
+    O_ALL_WEAPONS,
+    O_FAILED_ACTS,
+    O_FIRST,
+    O_FORCED,
+    O_LOOK_DEPTH,
+    O_LOOK_K,
+    O_LOOK_ROLLOUTS,
+    O_MAXTURNS,
+    O_POL_A,
+    O_READY,
+    O_VIRUS_MIN,
+    O_WINNER_STARTS,
+    OFF_BOARD,
+    P_FACE,
+    P_SX,
+    P_SY,
+    P_X,
+    P_Y,
+    POL_GREEDY,
+    POL_LOOKAHEAD,
+    POL_RANDOM,
+    R_HEIGHT,
+    R_RADIUS,
+    S_ALIVE,
+    S_BLOWS,
+    S_CLIMB,
+    S_COVER_DIST,
+    S_CP,
+    S_DEALT,
+    S_DEPLOY,
+    S_DEPTH_A,
+    S_DEPTH_B,
+    S_DONE,
+    S_H,
+    S_LIMIT_RULE,
+    S_MODE,
+    S_NTER,
+    S_OBJ,
+    S_OBJ_DL,
+    S_READY,
+    S_REMOVED_TURN,
+    S_SCORE,
+    S_SHOTS,
+    S_TAKE_COVER,
+    S_TAKEN,
+    S_TERM,
+    S_TURNS,
+    S_W,
+)
+from analyzer.match.seeding_nb import seed_match, splitmix
+
+#: Stands within this gap (cm) are in contact ("stand to stand").
+CONTACT = 0.2
+#: Offset of the expected-CP tables: index = attack margin + MOFF.
+MOFF = 60
+MAXC = 12  # movement candidates per figurine
+BIG = 1e9
+# rule-test operations (sandbox.py)
+OP_SHOT, OP_BLOW, OP_MOVE, OP_RETREAT, OP_MOVE_PHASE, OP_ACTION_PHASE = 1, 2, 3, 4, 5, 6
+OP_SIGHT, OP_TAKE_COVER, OP_READY, OP_ROLLOFF, OP_CHECK = 7, 8, 9, 10, 11
+
+
+# =========================================================== dice and trace
+@njit(cache=True)
+def d20(g, dc, rng):
+    """ "1. Starting a Game": "The D20 is used to simulate every action or shot"; the next
+    scripted face while the dice script lasts (rule tests), else the match generator."""
+    if g[G_DPOS] < dc[0]:
+        g[G_DPOS] += 1
+        return dc[g[G_DPOS]]
+    return roll_die(rng, 20)
+
+
+@njit(cache=True)
+def pick(rng, n):
+    """A uniform choice in 0..n-1 (the random policy; never scripted)."""
+    if n <= 1:
+        return 0
+    return roll_die(rng, n) - 1
+
+
+@njit(cache=True)
+def mm(x):
+    return round(x * 10.0)
+
+
+@njit(cache=True)
+def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
+    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
+        return
+    k = g[G_NEV]
+    if k >= ev.shape[0]:
+        return
+    ev[k, 0] = kind
+    ev[k, 1] = g[G_TURN]
+    ev[k, 2] = side
+    ev[k, 3] = a
+    ev[k, 4] = b
+    ev[k, 5] = c
+    ev[k, 6] = d
+    ev[k, 7] = e
+    ev[k, 8] = f
+    ev[k, 9] = h
+    ev[k, 10] = i
+    ev[k, 11] = j
+    g[G_NEV] = k + 1
+
+
+# =========================================================== expected CP
+@njit(cache=True)
+def exp_cp(ecp, margin, cp):
+    """Expected CP removed by ``margin + 1D20`` against PD ("3.2 Shots"), capped at ``cp``."""
+    m = margin + MOFF
+    if m < 0:
+        return 0.0
+    if m >= ecp.shape[0]:
+        m = ecp.shape[0] - 1
+    e = ecp[m]
+    return e if e < cp else float(cp)
+
+
+@njit(cache=True)
+def p_remove(pge, margin, cp):
+    """P(CP lost >= cp): the figurine is removed ("3.2 Shots")."""
+    m = margin + MOFF
+    if m < 0:
+        return 0.0
+    if m >= pge.shape[0]:
+        m = pge.shape[0] - 1
+    c = cp if cp < pge.shape[1] else pge.shape[1] - 1
+    return pge[m, c]
+
+
+@njit(cache=True)
+def attack_value(fi, ecp, pge, margin, j, cp):
+    """Greedy worth of an attack on ``j``: expected CP plus half its points times P(removed)."""
+    return exp_cp(ecp, margin, cp) + 0.5 * fi[j, F_POINTS] * p_remove(pge, margin, cp)
+
+
+# =========================================================== geometry
+@njit(cache=True)
+def seg_rect(x0, y0, x1, y1, ax0, ay0, ax1, ay1):
+    """Parameters (t_in, t_out) in [0, 1] where segment crosses a rectangle (in > out: none)."""
+    if min(x0, x1) > ax1 or max(x0, x1) < ax0 or min(y0, y1) > ay1 or max(y0, y1) < ay0:
+        return 1.0, 0.0
+    t0 = 0.0
+    t1 = 1.0
+    dx = x1 - x0
+    dy = y1 - y0
+    if abs(dx) < 1e-12:
+        if x0 < ax0 or x0 > ax1:
+            return 1.0, 0.0
+    else:
+        a = (ax0 - x0) / dx
+        b = (ax1 - x0) / dx
+        if a > b:
+            a, b = b, a
+        t0 = max(t0, a)
+        t1 = min(t1, b)
+        if t0 > t1:
+            return 1.0, 0.0
+    if abs(dy) < 1e-12:
+        if y0 < ay0 or y0 > ay1:
+            return 1.0, 0.0
+    else:
+        a = (ay0 - y0) / dy
+        b = (ay1 - y0) / dy
+        if a > b:
+            a, b = b, a
+        t0 = max(t0, a)
+        t1 = min(t1, b)
+        if t0 > t1:
+            return 1.0, 0.0
+    return t0, t1
+
+
+@njit(cache=True)
+def inside(ter, k, x, y):
+    return ter[k, 0] <= x <= ter[k, 2] and ter[k, 1] <= y <= ter[k, 3]
+
+
+@njit(cache=True)
+def seg_point(x0, y0, x1, y1, px, py):
+    """Distance from (px, py) to the segment."""
+    dx = x1 - x0
+    dy = y1 - y0
+    ll = dx * dx + dy * dy
+    t = 0.0
+    if ll > 1e-12:
+        t = ((px - x0) * dx + (py - y0) * dy) / ll
+        t = min(1.0, max(0.0, t))
+    ex = x0 + t * dx - px
+    ey = y0 + t * dy - py
+    return math.sqrt(ex * ex + ey * ey)
+
+
+@njit(cache=True)
+def crosses(ax, ay, bx, by, cx, cy, dx, dy):
+    """Whether segments AB and CD intersect."""
+    d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+@njit(cache=True)
+def gap(fr, p, i, j):
+    """Edge-to-edge distance of two stands (Reach is measured edge to edge: "Field of vision")."""
+    return (
+        math.hypot(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y]) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
+    )
+
+
+@njit(cache=True)
+def in_contact(fr, p, i, j):
+    return gap(fr, p, i, j) <= CONTACT
+
+
+@njit(cache=True)
+def in_hth(fi, fr, p, s, i):
+    """ "3.3": a figurine in contact with an enemy is in a HtH."""
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE] and in_contact(fr, p, i, j):
+            return True
+    return False
+
+
+@njit(cache=True)
+def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
+    """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
+    the cover bonus to its PD (0..3), or -1 when the axis is interrupted.
+
+    "Field of vision": the axis between the stands is interrupted by a friendly figurine
+    or an object larger (higher) than the target; "Two figurines placed stand to stand
+    interrupt the sightline on a figurine with the same size stand located behind them".
+    "Cover": a lower element crossed within ``S_COVER_DIST`` of the target gives its
+    grade (slight +1, intermediate +2, heavy +3).  An element the shooter or the target
+    stands on neither blocks nor covers.
+    """
+    rt = fr[it, R_RADIUS]
+    ht = fr[it, R_HEIGHT]
+    d = math.hypot(tx - ax, ty - ay)
+    cover = 0
+    for k in range(int(sc[S_NTER])):
+        kind = ter[k, 6]
+        if kind in (K_DIFFICULT, K_WATER):
+            continue
+        tin, tout = seg_rect(ax, ay, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
+        if tin > tout:
+            continue
+        if inside(ter, k, ax, ay) or inside(ter, k, tx, ty):
+            continue
+        if ter[k, 4] > ht:
+            return -1
+        if (1.0 - tout) * d <= sc[S_COVER_DIST] + rt:
+            c = int(ter[k, 5])
+            if c > cover:
+                cover = c
+    n = fi.shape[0]
+    for m in range(n):
+        if m in (ia, it) or s[m, S_ALIVE] == 0:
+            continue
+        dm = seg_point(ax, ay, tx, ty, p[m, P_X], p[m, P_Y])
+        if dm < fr[m, R_RADIUS] and fi[m, F_SIDE] == side:
+            return -1
+        if fr[m, R_RADIUS] < rt or dm >= fr[m, R_RADIUS] + 2.0 * rt + CONTACT:
+            continue
+        for q in range(m + 1, n):
+            if q in (ia, it) or s[q, S_ALIVE] == 0 or fr[q, R_RADIUS] < rt:
+                continue
+            if not in_contact(fr, p, m, q):
+                continue
+            dq = seg_point(ax, ay, tx, ty, p[q, P_X], p[q, P_Y])
+            if (
+                dm < fr[m, R_RADIUS]
+                or dq < fr[q, R_RADIUS]
+                or crosses(ax, ay, tx, ty, p[m, P_X], p[m, P_Y], p[q, P_X], p[q, P_Y])
+            ):
+                return -1
+    return cover
+
+
+@njit(cache=True)
+def in_front(p, i, x, y, r):
+    """ "Field of vision": a figurine sees in a 180 degree arc to the front (the
+    prolongation of the arc included: a stand touching the front half-plane)."""
+    fx = math.cos(p[i, P_FACE])
+    fy = math.sin(p[i, P_FACE])
+    return (x - p[i, P_X]) * fx + (y - p[i, P_Y]) * fy >= -r
+
+
+@njit(cache=True)
+def rear(p, j, ax, ay):
+    """ "Shooting in the back": the attack begins in the target's rear arc."""
+    fx = math.cos(p[j, P_FACE])
+    fy = math.sin(p[j, P_FACE])
+    return (ax - p[j, P_X]) * fx + (ay - p[j, P_Y]) * fy < -1e-9
+
+
+@njit(cache=True)
+def face(p, i, x, y):
+    if abs(x - p[i, P_X]) + abs(y - p[i, P_Y]) > 1e-9:
+        p[i, P_FACE] = math.atan2(y - p[i, P_Y], x - p[i, P_X])
+
+
+@njit(cache=True)
+def max_reach(fi, i, in_melee):
+    r = -1
+    for w in range(fi[i, F_NGUN]):
+        if in_melee and fi[i, F_GUN + 3 * w + 2] == 1:
+            continue
+        r = max(r, fi[i, F_GUN + 3 * w])
+    return r
+
+
+@njit(cache=True)
+def targetable(fi, fr, p, s, i, j):
+    """Whether ``j`` may be shot at by ``i`` as far as HtH goes ("3.3", "Weapons"):
+    a figurine in HtH shoots only those it is in contact with; a figurine in a HtH it
+    is not part of can be targeted only if its stand is larger than every protagonist's."""
+    if in_hth(fi, fr, p, s, i):
+        return in_contact(fr, p, i, j)
+    for m in range(fi.shape[0]):
+        if s[m, S_ALIVE] == 1 and fi[m, F_SIDE] != fi[j, F_SIDE] and in_contact(fr, p, j, m):
+            if fr[m, R_RADIUS] >= fr[j, R_RADIUS]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def can_shoot(fi, fr, ter, sc, p, s, i, j):
+    """Cover of ``j`` if ``i`` may shoot it now (front arc, Reach, HtH, sightline), else -1."""
+    if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+        return -1
+    melee = in_hth(fi, fr, p, s, i)
+    if gap(fr, p, i, j) > max_reach(fi, i, melee):
+        return -1
+    if not in_front(p, i, p[j, P_X], p[j, P_Y], fr[j, R_RADIUS]):
+        return -1
+    if not targetable(fi, fr, p, s, i, j):
+        return -1
+    return sight(
+        fi, fr, ter, sc, p, s, p[i, P_X], p[i, P_Y], fi[i, F_SIDE], i, j, p[j, P_X], p[j, P_Y]
+    )
+
+
+# =========================================================== damage and attacks
+@njit(cache=True)
+def remove_check(fi, s, g):
+    """Victory by elimination: a side with no figurine left loses."""
+    alive = np.zeros(2, np.int64)
+    for m in range(fi.shape[0]):
+        if s[m, S_ALIVE] == 1:
+            alive[fi[m, F_SIDE]] += 1
+    if g[G_END] < 0 and (alive[0] == 0 or alive[1] == 0):
+        g[G_END] = END_ELIMINATION
+        g[G_WINNER] = 0 if alive[0] == alive[1] else (1 if alive[1] == 0 else 2)
+
+
+@njit(cache=True)
+def damage(fi, p, s, g, ev, i, j, dmg):
+    """ "3.2 Shots": the CP lost are noted; at the last CP the figurine is killed and taken
+    out of the game (removed from the board)."""
+    lost = min(dmg, s[j, S_CP])
+    s[j, S_CP] -= lost
+    s[i, S_DEALT] += lost
+    s[j, S_TAKEN] += lost
+    if s[j, S_CP] == 0:
+        s[j, S_ALIVE] = 0
+        s[j, S_READY] = 0
+        s[j, S_REMOVED_TURN] = g[G_TURN]
+        s[i, S_SCORE] += fi[j, F_POINTS]
+        p[j, P_X] = OFF_BOARD
+        p[j, P_Y] = OFF_BOARD
+        log(g, ev, E_REMOVED, fi[j, F_SIDE], j, i, 0, 0, 0, 0, 0, 0, 0)
+        remove_check(fi, s, g)
+
+
+@njit(cache=True)
+def shot_margin(fi, s, i, w, j, cover, back, halved):
+    """Attack total minus PD, without the D20 ("3.2 Shots": Shot + Dexterity + weapon
+    Power + 1D20 against PD; "Shooting in the back" +1; "Cover"; watchful +1 PD;
+    "Leaving a HtH": Skill halved, rounded up)."""
+    skill = fi[i, F_SHOT]
+    if halved:
+        skill = (skill + 1) // 2
+    att = skill + fi[i, F_DEX] + fi[i, F_GUN + 3 * w + 1] + (1 if back else 0)
+    pd = fi[j, F_PD] + cover + (1 if s[j, S_MODE] == M_WATCHFUL else 0)
+    return att, pd
+
+
+@njit(cache=True)
+def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
+    """The gun in Reach with the highest expected CP (-1 none) and its value."""
+    best = -1
+    bv = -1.0
+    for w in range(fi[i, F_NGUN]):
+        if fi[i, F_GUN + 3 * w] < dist or (melee and fi[i, F_GUN + 3 * w + 2] == 1):
+            continue
+        att, pd = shot_margin(fi, s, i, w, j, cover, back, halved)
+        v = exp_cp(ecp, att - pd, s[j, S_CP])
+        if v > bv:
+            bv = v
+            best = w
+    return best, bv
+
+
+@njit(cache=True)
+def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags):
+    """One Shot phase of ``i`` at its one target ``j`` ("3.2 Shots"; "A figurine with two
+    weapons cannot shoot at more than one target during the same Phase": the best gun in
+    Reach, or every gun in Reach with the option ``all_weapons``)."""
+    cover = can_shoot(fi, fr, ter, sc, p, s, i, j)
+    if cover < 0:
+        return
+    back = rear(p, j, p[i, P_SX], p[i, P_SY])
+    dist = gap(fr, p, i, j)
+    melee = in_hth(fi, fr, p, s, i)
+    w0, _ = best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee)
+    for w in range(fi[i, F_NGUN]):
+        if s[j, S_ALIVE] == 0:
+            return
+        if op[O_ALL_WEAPONS] == 0 and w != w0:
+            continue
+        if fi[i, F_GUN + 3 * w] < dist or (melee and fi[i, F_GUN + 3 * w + 2] == 1):
+            continue
+        att, pd = shot_margin(fi, s, i, w, j, cover, back, halved)
+        r = d20(g, dc, rng)
+        dmg = att + r - pd if att + r > pd else 0
+        g[G_SHOTS] += 1
+        s[i, S_SHOTS] += 1
+        if dmg > 0:
+            g[G_HITS] += 1
+        fl = flags + (1 if back else 0) + (2 if halved else 0) + 8 * cover
+        log(g, ev, E_SHOT, fi[i, F_SIDE], i, j, w, r, att + r, pd, dmg, fl, 0)
+        if dmg > 0:
+            damage(fi, p, s, g, ev, i, j, dmg)
+
+
+@njit(cache=True)
+def synergy(fi, fr, p, s, i, j):
+    """ "Synergy in Hand to Hand combat": +1 per friendly stand in contact with both the
+    fighter and his opponent, up to +3."""
+    n = 0
+    for m in range(fi.shape[0]):
+        if m != i and s[m, S_ALIVE] == 1 and fi[m, F_SIDE] == fi[i, F_SIDE]:
+            if in_contact(fr, p, m, i) and in_contact(fr, p, m, j):
+                n += 1
+    return min(n, 3)
+
+
+@njit(cache=True)
+def blow_margin(fi, fr, p, s, i, j):
+    """ "3.3 Hand to Hand combat": HtH skill + Force + weapon Power (a gun as a club: 1)
+    + synergy + 1 in the back ("Attacks in the back") + 1D20 against PD (+1 watchful)."""
+    back = rear(p, j, p[i, P_SX], p[i, P_SY])
+    syn = synergy(fi, fr, p, s, i, j)
+    att = fi[i, F_HTH] + fi[i, F_HTHPOW] + syn + (1 if back else 0)
+    pd = fi[j, F_PD] + (1 if s[j, S_MODE] == M_WATCHFUL else 0)
+    return att, pd, back, syn
+
+
+@njit(cache=True)
+def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
+    """One HtH attack; after an attack in the back the opponents face each other
+    ("Attacks in the back": the defender turns to face his attacker)."""
+    att, pd, back, syn = blow_margin(fi, fr, p, s, i, j)
+    r = d20(g, dc, rng)
+    dmg = att + r - pd if att + r > pd else 0
+    g[G_BLOWS] += 1
+    s[i, S_BLOWS] += 1
+    log(
+        g,
+        ev,
+        E_BLOW,
+        fi[i, F_SIDE],
+        i,
+        j,
+        fi[i, F_HTHPOW],
+        r,
+        att + r,
+        pd,
+        dmg,
+        1 if back else 0,
+        syn,
+    )
+    if dmg > 0:
+        damage(fi, p, s, g, ev, i, j, dmg)
+    if back and s[j, S_ALIVE] == 1:
+        face(p, j, p[i, P_X], p[i, P_Y])
+        face(p, i, p[j, P_X], p[j, P_Y])
+        log(g, ev, E_FACE, fi[j, F_SIDE], j, i, 0, 0, 0, 0, 0, 0, 0)
+
+
+# =========================================================== movement
+@njit(cache=True)
+def slow_at(fi, ter, sc, i, x, y):
+    """Difficult terrain at (x, y) for ``i``: a difficult zone, water, or an element low
+    enough to climb over ("3.1 Movements": elements gone around or climbed over "become
+    difficult terrain"; "To move through water ... its movement is divided by two")."""
+    for k in range(int(sc[S_NTER])):
+        kind = ter[k, 6]
+        if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
+            continue
+        if inside(ter, k, x, y):
+            return True
+    return False
+
+
+@njit(cache=True)
+def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
+    """Where a straight move of ``i`` toward (tx, ty) with ``budget`` cm ends: (x, y, stop,
+    element).  "Difficult terrain": movement inside is halved and a figurine that cannot
+    cross stops inside.  Climbing: an element at least half the figurine's Movement
+    high stops it at its foot ("stop code 2"); a figurine that starts at the foot of the
+    element it stopped at climbs it this turn, which ends its move on the far side (3).
+    The stand ends inside the table and never overlaps another stand (backs off)."""
+    r = fr[i, R_RADIUS]
+    tx = min(max(tx, r), sc[S_W] - r)
+    ty = min(max(ty, r), sc[S_H] - r)
+    x0 = p[i, P_X]
+    y0 = p[i, P_Y]
+    ln = math.hypot(tx - x0, ty - y0)
+    if ln < 1e-6 or budget <= 0.0:
+        return x0, y0, 0, -1
+    nter = int(sc[S_NTER])
+    tlim = 1.0
+    stop = 0
+    elem = -1
+    for k in range(nter):
+        kind = ter[k, 6]
+        if (kind != K_ELEMENT and kind != K_TERMINAL) or 2.0 * ter[k, 4] < fi[i, F_MOVE]:
+            continue
+        if inside(ter, k, x0, y0):
+            continue
+        a0 = ter[k, 0] - r
+        a1 = ter[k, 1] - r
+        a2 = ter[k, 2] + r
+        a3 = ter[k, 3] + r
+        if a0 - 0.1 < x0 < a2 + 0.1 and a1 - 0.1 < y0 < a3 + 0.1:
+            # at the foot: the centre entering the element is climbing it
+            tin, tout = seg_rect(x0, y0, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
+            if tin > tout or tin >= tlim:
+                continue
+            if s[i, S_CLIMB] == k + 1:
+                tlim = min(1.0, tout + (r + 0.05) / ln)
+                stop = 3
+            else:
+                tlim = max(0.0, tin - 0.01 / ln)
+                stop = 2
+            elem = k
+            continue
+        tin, tout = seg_rect(x0, y0, tx, ty, a0, a1, a2, a3)
+        if tin > tout or tin >= tlim:
+            continue
+        tlim = max(0.0, tin - 0.01 / ln)
+        stop = 2
+        elem = k
+    t = 0.0
+    if stop == 3:
+        t = tlim
+    else:
+        left = budget
+        while t < tlim - 1e-12:
+            tn = tlim
+            for k in range(nter):
+                tin, tout = seg_rect(x0, y0, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
+                if tin <= tout:
+                    if t + 1e-9 < tin < tn:
+                        tn = tin
+                    if t + 1e-9 < tout < tn:
+                        tn = tout
+            tm = 0.5 * (t + tn)
+            mult = 2.0 if slow_at(fi, ter, sc, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm) else 1.0
+            cost = (tn - t) * ln * mult
+            if cost <= left:
+                left -= cost
+                t = tn
+            else:
+                t += left / (mult * ln)
+                stop = 1 if mult > 1.0 else 0
+                elem = -1
+                break
+        if stop == 2 and t < tlim - 1e-9:
+            stop = 0
+            elem = -1
+    for _ in range(80):
+        x = x0 + (tx - x0) * t
+        y = y0 + (ty - y0) * t
+        ok = True
+        for m in range(fi.shape[0]):
+            if m != i and s[m, S_ALIVE] == 1:
+                if math.hypot(x - p[m, P_X], y - p[m, P_Y]) < r + fr[m, R_RADIUS] - 1e-6:
+                    ok = False
+                    break
+        if ok or t <= 0.0:
+            if t <= 0.0:
+                return x0, y0, 2 if stop == 2 else 0, elem if stop == 2 else -1
+            return x, y, stop, elem
+        t = max(0.0, t - 0.25 / ln)
+    return x0, y0, 0, -1
+
+
+@njit(cache=True)
+def detour(fr, ter, i, k, x0, y0, tx, ty):
+    """A corner of element ``k`` to go around it ("Characters can go around ... elements of
+    the set"): the corner of the stand-inflated rectangle with the shortest way through."""
+    m = fr[i, R_RADIUS] + 0.4
+    bx = x0
+    by = y0
+    bd = BIG
+    for c in range(4):
+        cx = ter[k, 0] - m if c % 2 == 0 else ter[k, 2] + m
+        cy = ter[k, 1] - m if c // 2 == 0 else ter[k, 3] + m
+        tin, tout = seg_rect(x0, y0, cx, cy, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
+        if tin <= tout:
+            continue
+        d = math.hypot(cx - x0, cy - y0) + math.hypot(tx - cx, ty - cy)
+        if d < bd:
+            bd = d
+            bx = cx
+            by = cy
+    return bx, by
+
+
+@njit(cache=True)
+def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, mode, react):
+    """Move ``i`` (``walk``), then the opponent's ready-to-shoot figurines react
+    ("Ready to shoot position": "able to shoot during the opponent's movement phase if an
+    enemy figurine passes within range"; "He can only shoot at the first target coming
+    into his sights"): a ready figurine fires at this mover if it now has it in range and
+    sight and (option ``ready_trigger`` = enter) did not before the move."""
+    n = fi.shape[0]
+    before = 0
+    if react:
+        for q in range(n):
+            if s[q, S_READY] == 1 and s[q, S_ALIVE] == 1 and fi[q, F_SIDE] != fi[i, F_SIDE]:
+                if can_shoot(fi, fr, ter, sc, p, s, q, i) >= 0:
+                    before |= 1 << q
+    x0 = p[i, P_X]
+    y0 = p[i, P_Y]
+    x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, budget)
+    p[i, P_X] = x
+    p[i, P_Y] = y
+    if abs(x - x0) + abs(y - y0) > 1e-9:
+        p[i, P_FACE] = math.atan2(y - y0, x - x0)
+    s[i, S_CLIMB] = elem + 1 if stop == 2 else 0
+    log(g, ev, E_MOVE, fi[i, F_SIDE], i, mode, mm(x0), mm(y0), mm(x), mm(y), stop, elem, 0)
+    if not react:
+        return
+    for q in range(n):
+        if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
+            return
+        if s[q, S_READY] == 1 and s[q, S_ALIVE] == 1 and fi[q, F_SIDE] != fi[i, F_SIDE]:
+            if can_shoot(fi, fr, ter, sc, p, s, q, i) >= 0:
+                if op[O_READY] == 1 or (before >> q) & 1 == 0:
+                    s[q, S_READY] = 0
+                    g[G_READYSHOTS] += 1
+                    shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, q, i, False, 4)
+
+
+# =========================================================== greedy evaluation
+@njit(cache=True)
+def hth_better(fi, ecp, i, j):
+    """Whether ``i`` does more in HtH than with its best gun against a fresh ``j``."""
+    hv = exp_cp(ecp, fi[i, F_HTH] + fi[i, F_HTHPOW] - fi[j, F_PD], 1000)
+    gv = 0.0
+    for w in range(fi[i, F_NGUN]):
+        v = exp_cp(ecp, fi[i, F_SHOT] + fi[i, F_DEX] + fi[i, F_GUN + 3 * w + 1] - fi[j, F_PD], 1000)
+        gv = max(gv, v)
+    return hv > gv
+
+
+@njit(cache=True)
+def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
+    """Expected CP the enemies could shoot into ``i`` at (x, y) from where they stand."""
+    t = 0.0
+    side = fi[i, F_SIDE]
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        d = math.hypot(x - p[j, P_X], y - p[j, P_Y]) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
+        if d > max_reach(fi, j, False):
+            continue
+        cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
+        if cov < 0:
+            continue
+        best = 0.0
+        for w in range(fi[j, F_NGUN]):
+            if fi[j, F_GUN + 3 * w] >= d:
+                m = fi[j, F_SHOT] + fi[j, F_DEX] + fi[j, F_GUN + 3 * w + 1]
+                best = max(best, exp_cp(ecp, m - fi[i, F_PD] - cov - watch, s[i, S_CP]))
+        t += best
+    return t
+
+
+@njit(cache=True)
+def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
+    """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
+    (exact expected CP and removal chance from the roll tables) minus the weighted threat
+    of the enemies next turn (cover and watchful counted), plus approach and objective
+    terms.  ``posture`` 0 balanced, 1 aggressive, 2 cautious (the lookahead's plans)."""
+    side = fi[i, F_SIDE]
+    ri = fr[i, R_RADIUS]
+    reach = max_reach(fi, i, False)
+    tw = 0.5
+    if posture == 1:
+        tw = 0.15
+    elif posture == 2:
+        tw = 1.2
+    watch = 1 if mode == M_WATCHFUL else 0
+    off = 0.0
+    ready_off = 0.0
+    threat = 0.0
+    near = BIG
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        d = math.hypot(x - p[j, P_X], y - p[j, P_Y]) - ri - fr[j, R_RADIUS]
+        brawl = hth_better(fi, ecp, i, j) or reach < 0
+        want = d if brawl else d - reach
+        if want < near:
+            near = want
+        rj = max_reach(fi, j, False)
+        mvj = fi[j, F_MOVE]
+        if d <= CONTACT:
+            syn = 0
+            m = fi[i, F_HTH] + fi[i, F_HTHPOW] + syn - fi[j, F_PD]
+            off = max(off, attack_value(fi, ecp, pge, m, j, s[j, S_CP]))
+            mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
+            threat += exp_cp(ecp, mj, s[i, S_CP])
+            continue
+        if d > max(reach, 0) + mvj + 1.0 and d > rj + mvj:
+            continue
+        cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
+        if cov >= 0 and d <= reach and mode != M_READY and mode != M_COVER:
+            w, _ = best_gun(fi, ecp, s, i, j, d, cov, False, False, False)
+            if w >= 0:
+                a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
+                off = max(off, attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
+        if cov >= 0 and mode == M_READY and reach < d <= reach + mvj:
+            w, _ = best_gun(fi, ecp, s, i, j, 0.0, cov, False, False, False)
+            a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
+            ready_off = max(ready_off, 0.5 * attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
+        if (
+            d <= mvj + CONTACT
+            and fi[j, F_HTH] + fi[j, F_HTHPOW] > 0
+            and (hth_better(fi, ecp, j, i) or rj < 0)
+        ):
+            mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
+            threat += 0.7 * exp_cp(ecp, mj, s[i, S_CP])
+        elif cov >= 0 and d <= rj + 0.5 * mvj:
+            best = 0.0
+            for w in range(fi[j, F_NGUN]):
+                m = fi[j, F_SHOT] + fi[j, F_DEX] + fi[j, F_GUN + 3 * w + 1]
+                best = max(best, exp_cp(ecp, m - fi[i, F_PD] - cov - watch, s[i, S_CP]))
+            threat += best * (1.0 if d <= rj else 0.6)
+    v = off + ready_off - tw * threat
+    if off <= 0.0 and near < BIG:
+        v -= (0.12 if posture != 2 else 0.05) * max(near, 0.0)
+    if sc[S_OBJ] == 1:
+        k = int(sc[S_TERM])
+        dx = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
+        dy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
+        dt = math.hypot(dx, dy) - ri
+        if side == g[G_ATTACKER]:
+            v += 6.0 if dt <= 1.0 else -0.25 * dt
+        else:
+            v -= 0.04 * max(dt - 15.0, 0.0)
+    return v
+
+
+@njit(cache=True)
+def add_cand(wk, n, x, y, mode, budget):
+    if n >= MAXC:
+        return n
+    wk[n, 0] = x
+    wk[n, 1] = y
+    wk[n, 2] = mode
+    wk[n, 3] = budget
+    return n + 1
+
+
+@njit(cache=True)
+def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
+    """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
+    ready to shoot, toward the best target (to Reach, or into contact), watchful toward it,
+    charge the nearest enemy, behind the two nearest covers from the enemies, to the
+    terminal (objective scenario), and for the random policy one random direction."""
+    x = p[i, P_X]
+    y = p[i, P_Y]
+    mv = float(fi[i, F_MOVE])
+    side = fi[i, F_SIDE]
+    ri = fr[i, R_RADIUS]
+    reach = max_reach(fi, i, False)
+    n = 0
+    n = add_cand(wk, n, x, y, M_STAY, 0.0)
+    if reach > 0:
+        n = add_cand(wk, n, x, y, M_READY, 0.0)
+    best = -1
+    bv = -BIG
+    nearest = -1
+    nd = BIG
+    cx = 0.0
+    cy = 0.0
+    ne = 0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        cx += p[j, P_X]
+        cy += p[j, P_Y]
+        ne += 1
+        d = gap(fr, p, i, j)
+        if d < nd:
+            nd = d
+            nearest = j
+        v = -d + 2.0 * (fi[j, F_POINTS] / max(s[j, S_CP], 1))
+        if v > bv:
+            bv = v
+            best = j
+    if ne == 0:
+        return n
+    cx /= ne
+    cy /= ne
+    for which in range(2):
+        j = best if which == 0 else nearest
+        if which == 1 and nearest == best:
+            continue
+        d = gap(fr, p, i, j)
+        dx = p[j, P_X] - x
+        dy = p[j, P_Y] - y
+        dl = math.hypot(dx, dy)
+        if dl < 1e-9:
+            continue
+        brawl = hth_better(fi, ecp, i, j) or reach < 0
+        stand = dl - (ri + fr[j, R_RADIUS] + 0.05)
+        if not brawl and which == 0:
+            stand = max(0.0, d - (reach - 1.0))
+        if stand > 0.5:  # no token moves (a watchful movement in place is not one)
+            tx = x + dx / dl * stand
+            ty = y + dy / dl * stand
+            n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
+            _, _, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
+            if stop == 2:
+                qx, qy = detour(fr, ter, i, elem, x, y, tx, ty)
+                n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
+            if which == 0:
+                n = add_cand(wk, n, x + dx / dl * stand, y + dy / dl * stand, M_WATCHFUL, 0.5 * mv)
+    # covers: the far side of the nearest elements from the enemies
+    for rep in range(2):
+        kb = -1
+        kd = BIG
+        for k in range(int(sc[S_NTER])):
+            if ter[k, 6] == K_DIFFICULT or ter[k, 6] == K_WATER:
+                continue
+            if ter[k, 5] <= 0 and ter[k, 4] <= fr[i, R_HEIGHT]:
+                continue
+            if rep == 1 and k == int(wk[MAXC, 0]):
+                continue
+            mx = 0.5 * (ter[k, 0] + ter[k, 2])
+            my = 0.5 * (ter[k, 1] + ter[k, 3])
+            dk = math.hypot(mx - x, my - y)
+            if dk < kd:
+                kd = dk
+                kb = k
+        if kb < 0 or kd > 2.0 * mv + 20.0:
+            break
+        wk[MAXC, 0] = kb
+        mx = 0.5 * (ter[kb, 0] + ter[kb, 2])
+        my = 0.5 * (ter[kb, 1] + ter[kb, 3])
+        ux = mx - cx
+        uy = my - cy
+        ul = math.hypot(ux, uy)
+        if ul < 1e-9:
+            continue
+        ux /= ul
+        uy /= ul
+        hw = 0.5 * (ter[kb, 2] - ter[kb, 0])
+        hh = 0.5 * (ter[kb, 3] - ter[kb, 1])
+        ext = min(hw / max(abs(ux), 1e-9), hh / max(abs(uy), 1e-9)) + ri + 0.1
+        n = add_cand(wk, n, mx + ux * ext, my + uy * ext, M_NORMAL, mv)
+    if sc[S_OBJ] == 1 and side == g[G_ATTACKER]:
+        k = int(sc[S_TERM])
+        px = min(max(x, ter[k, 0]), ter[k, 2])
+        py = min(max(y, ter[k, 1]), ter[k, 3])
+        dx = px - x
+        dy = py - y
+        dl = math.hypot(dx, dy)
+        if dl > ri + 0.5:
+            n = add_cand(
+                wk, n, x + dx / dl * (dl - ri - 0.3), y + dy / dl * (dl - ri - 0.3), M_NORMAL, mv
+            )
+    if pol == POL_RANDOM:
+        a = (roll_die(rng, 360) - 1) * math.pi / 180.0
+        n = add_cand(wk, n, x + math.cos(a) * mv, y + math.sin(a) * mv, M_NORMAL, mv)
+    return n
+
+
+@njit(cache=True)
+def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
+    """Facing at the end of the move: toward the most valuable target in Reach and sight
+    (greedy), else the nearest enemy ("keeps facing toward threats"); the random policy
+    faces a random enemy."""
+    side = fi[i, F_SIDE]
+    best = -1
+    bv = -BIG
+    ne = 0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        ne += 1
+        d = gap(fr, p, i, j)
+        v = -d
+        if d <= max_reach(fi, i, False):
+            cov = sight(
+                fi, fr, ter, sc, p, s, p[i, P_X], p[i, P_Y], side, i, j, p[j, P_X], p[j, P_Y]
+            )
+            if cov >= 0:
+                w, _ = best_gun(fi, ecp, s, i, j, d, cov, False, False, False)
+                if w >= 0:
+                    a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
+                    v = 1000.0 + attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP])
+        if v > bv:
+            bv = v
+            best = j
+    if ne == 0:
+        return
+    if pol == POL_RANDOM:
+        k = pick(rng, ne)
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side:
+                if k == 0:
+                    best = j
+                    break
+                k -= 1
+    face(p, i, p[best, P_X], p[best, P_Y])
+
+
+@njit(cache=True)
+def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
+    """ "Take cover": after a normal move, a figurine under an immediate and obvious threat
+    (an enemy with it in Reach and sight) may run up to ``S_TAKE_COVER`` (5) cm more to a
+    point within 5 cm of its arrival point that objectively improves its protection (a
+    cover or a blocked sightline lowers the expected CP the enemies can shoot into it).
+    This ends its turn.  Returns whether it took cover (``commit``: move it)."""
+    x = p[i, P_X]
+    y = p[i, P_Y]
+    t0 = threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, 0)
+    if t0 <= 0.0:
+        return False
+    ri = fr[i, R_RADIUS]
+    lim = sc[S_TAKE_COVER]
+    bx = 0.0
+    by = 0.0
+    bt = t0 - 1e-6
+    bd = BIG
+    found = False
+    for k in range(int(sc[S_NTER])):
+        kind = ter[k, 6]
+        if kind in (K_DIFFICULT, K_WATER):
+            continue
+        if ter[k, 5] <= 0 and ter[k, 4] <= fr[i, R_HEIGHT]:
+            continue
+        e0 = ter[k, 0] - ri - 0.1
+        e1 = ter[k, 1] - ri - 0.1
+        e2 = ter[k, 2] + ri + 0.1
+        e3 = ter[k, 3] + ri + 0.1
+        if max(e0 - x, 0.0, x - e2) + max(e1 - y, 0.0, y - e3) > lim + 1.0:
+            continue
+        for q in range(25):
+            if q < 4:
+                qx = e0 if q % 2 == 0 else e2
+                qy = e1 if q // 2 == 0 else e3
+            elif q < 24:
+                u = 0.1 + 0.2 * ((q - 4) % 5)
+                edge = (q - 4) // 5
+                if edge == 0:
+                    qx = e0 + u * (e2 - e0)
+                    qy = e1
+                elif edge == 1:
+                    qx = e0 + u * (e2 - e0)
+                    qy = e3
+                elif edge == 2:
+                    qx = e0
+                    qy = e1 + u * (e3 - e1)
+                else:
+                    qx = e2
+                    qy = e1 + u * (e3 - e1)
+            else:
+                qx = min(max(x, e0), e2)
+                qy = min(max(y, e1), e3)
+                if e0 < x < e2 and e1 < y < e3:
+                    continue
+            if math.hypot(qx - x, qy - y) > lim:
+                continue
+            wx, wy, _, _ = walk(fi, fr, ter, sc, p, s, i, qx, qy, lim)
+            if math.hypot(wx - qx, wy - qy) > 0.05:
+                continue
+            t = threat_now(fi, fr, ter, sc, ecp, p, s, i, wx, wy, 0)
+            dd = math.hypot(wx - x, wy - y)
+            # ties go to the nearest point (independent of the enumeration order, so
+            # that the two point-symmetric deployment frames play alike)
+            if t < bt - 1e-9 or (found and t <= bt + 1e-9 and dd < bd - 1e-9):
+                bt = t
+                bd = dd
+                bx = wx
+                by = wy
+                found = True
+    if found and commit:
+        do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, bx, by, lim, M_COVER, True)
+        s[i, S_MODE] = M_COVER
+        s[i, S_DONE] = 1
+        g[G_COVERS] += 1
+    return found
+
+
+@njit(cache=True)
+def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture):
+    """The movement of one figurine ("3.1 Movements"): a figurine in HtH does not move (it
+    leaves by a retreat, "Leaving a HtH"); an impulsive one moves first, automatically, its
+    full Movement straight at the nearest enemy ("Automatic movements"); the others pick
+    a candidate by policy, then may take cover."""
+    if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
+        return
+    if in_hth(fi, fr, p, s, i):
+        s[i, S_MODE] = M_STAY
+        return
+    mv = float(fi[i, F_MOVE])
+    if fi[i, F_IMPULSIVE] == 1:
+        nd = BIG
+        jn = -1
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE]:
+                d = gap(fr, p, i, j)
+                if d < nd:
+                    nd = d
+                    jn = j
+        if jn >= 0:
+            dx = p[jn, P_X] - p[i, P_X]
+            dy = p[jn, P_Y] - p[i, P_Y]
+            dl = math.hypot(dx, dy)
+            st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
+            s[i, S_MODE] = M_NORMAL
+            do_move(
+                fi,
+                fr,
+                ter,
+                sc,
+                op,
+                ecp,
+                p,
+                s,
+                g,
+                dc,
+                rng,
+                ev,
+                i,
+                p[i, P_X] + dx / dl * st,
+                p[i, P_Y] + dy / dl * st,
+                mv,
+                M_NORMAL,
+                True,
+            )
+        return
+    n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
+    c = 0
+    if pol == POL_RANDOM:
+        c = pick(rng, n)
+    else:
+        bv = -BIG
+        for k in range(n):
+            x, y, _, _ = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+            wk[k, 4] = x
+            wk[k, 5] = y
+            dup = False
+            for q in range(k):
+                if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
+                    dup = True
+                    break
+            if dup:
+                continue
+            v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, int(wk[k, 2]), posture)
+            if v > bv + 1e-9:
+                bv = v
+                c = k
+    mode = int(wk[c, 2])
+    s[i, S_MODE] = mode
+    if mode == M_READY:
+        s[i, S_READY] = 1
+        s[i, S_DONE] = 1
+        aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
+        log(
+            g,
+            ev,
+            E_MOVE,
+            fi[i, F_SIDE],
+            i,
+            M_READY,
+            mm(p[i, P_X]),
+            mm(p[i, P_Y]),
+            mm(p[i, P_X]),
+            mm(p[i, P_Y]),
+            0,
+            -1,
+            0,
+        )
+        return
+    if mode != M_STAY:
+        do_move(
+            fi,
+            fr,
+            ter,
+            sc,
+            op,
+            ecp,
+            p,
+            s,
+            g,
+            dc,
+            rng,
+            ev,
+            i,
+            wk[c, 0],
+            wk[c, 1],
+            wk[c, 3],
+            mode,
+            True,
+        )
+        if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
+            return
+    aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
+    if mode == M_NORMAL:
+        want = False
+        if pol == POL_RANDOM:
+            want = pick(rng, 4) == 0
+        else:
+            has = False
+            for j in range(fi.shape[0]):
+                if can_shoot(fi, fr, ter, sc, p, s, i, j) >= 0:
+                    has = True
+                    break
+            want = (
+                not has
+                and not in_hth(fi, fr, p, s, i)
+                and (
+                    threat_now(fi, fr, ter, sc, ecp, p, s, i, p[i, P_X], p[i, P_Y], 0)
+                    >= 0.2 * s[i, S_CP]
+                )
+            )
+        if want:
+            take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, True)
+
+
+# =========================================================== action phase
+@njit(cache=True)
+def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_enemy):
+    """ "Leaving a HtH": HtH + D20 of the retreating figurine against HtH + D20 of one enemy
+    of the HtH chosen by its owner (greedy: the best in HtH; random: any); higher succeeds.
+    kind 0: normal Movement in a straight line + 5 cm, no shot; kind 1: half the Movement
+    backing away (difficult terrain) and one shot with Skill halved (rounded up) at a
+    figurine of the HtH just left.  Returns whether it succeeded."""
+    side = fi[i, F_SIDE]
+    e = -1
+    eb = -1
+    cnt = 0
+    cx = 0.0
+    cy = 0.0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side and in_contact(fr, p, i, j):
+            cnt += 1
+            cx += p[j, P_X]
+            cy += p[j, P_Y]
+            if fi[j, F_HTH] > eb:
+                eb = fi[j, F_HTH]
+                e = j
+    if cnt == 0:
+        return True
+    cx /= cnt
+    cy /= cnt
+    if pol_enemy == POL_RANDOM:
+        k = pick(rng, cnt)
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side and in_contact(fr, p, i, j):
+                if k == 0:
+                    e = j
+                    break
+                k -= 1
+    a = fi[i, F_HTH] + d20(g, dc, rng)
+    b = fi[e, F_HTH] + d20(g, dc, rng)
+    g[G_RETREATS] += 1
+    ok = a > b
+    log(g, ev, E_RETREAT, side, i, e, a, b, 1 if ok else 0, kind, 0, 0, 0)
+    if not ok:
+        return False
+    g[G_RETREATS_WON] += 1
+    dx = p[i, P_X] - cx
+    dy = p[i, P_Y] - cy
+    dl = max(math.hypot(dx, dy), 1e-9)
+    mv = float(fi[i, F_MOVE])
+    budget = mv + 5.0 if kind == 0 else 0.5 * mv
+    do_move(
+        fi,
+        fr,
+        ter,
+        sc,
+        op,
+        ecp,
+        p,
+        s,
+        g,
+        dc,
+        rng,
+        ev,
+        i,
+        p[i, P_X] + dx / dl * budget,
+        p[i, P_Y] + dy / dl * budget,
+        budget,
+        M_NORMAL,
+        False,
+    )
+    s[i, S_DONE] = 1
+    if kind == 1:
+        face(p, i, cx, cy)
+        best = -1
+        bv = -1.0
+        for j in range(fi.shape[0]):
+            if (
+                s[j, S_ALIVE] == 1
+                and fi[j, F_SIDE] != side
+                and (
+                    math.hypot(p[j, P_X] - cx, p[j, P_Y] - cy) < 8.0
+                    and can_shoot(fi, fr, ter, sc, p, s, i, j) >= 0
+                )
+            ):
+                v = float(s[j, S_CP]) * -1.0 + 100.0
+                if v > bv:
+                    bv = v
+                    best = j
+        if best >= 0:
+            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, best, True, 0)
+    else:
+        face(p, i, p[i, P_X] + dx, p[i, P_Y] + dy)
+    return True
+
+
+@njit(cache=True)
+def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
+    """The action of ``i``: (kind, target) with kind 1 a shot, 2 a HtH blow, 0 none.
+    Greedy: the highest value (expected CP + removal chance: focus fire); random: any."""
+    side = fi[i, F_SIDE]
+    melee = in_hth(fi, fr, p, s, i)
+    bk = 0
+    bt = -1
+    bv = -BIG
+    cnt = 0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        for kind in range(1, 3):
+            v = -BIG
+            if kind == 2:
+                if not in_contact(fr, p, i, j):
+                    continue
+                a, pd, _, _ = blow_margin(fi, fr, p, s, i, j)
+                v = attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP])
+            else:
+                cov = can_shoot(fi, fr, ter, sc, p, s, i, j)
+                if cov < 0:
+                    continue
+                back = rear(p, j, p[i, P_SX], p[i, P_SY])
+                w, _ = best_gun(fi, ecp, s, i, j, gap(fr, p, i, j), cov, back, False, melee)
+                if w < 0:
+                    continue
+                a, pd = shot_margin(fi, s, i, w, j, cov, back, False)
+                v = attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP])
+            cnt += 1
+            if pol == POL_RANDOM:
+                if pick(rng, cnt) == 0:
+                    bk = kind
+                    bt = j
+            elif v > bv:
+                bv = v
+                bk = kind
+                bt = j
+    return bk, bt
+
+
+@njit(cache=True)
+def near_terminal(fr, ter, sc, p, i):
+    k = int(sc[S_TERM])
+    dx = max(ter[k, 0] - p[i, P_X], 0.0, p[i, P_X] - ter[k, 2])
+    dy = max(ter[k, 1] - p[i, P_Y], 0.0, p[i, P_Y] - ter[k, 3])
+    return math.hypot(dx, dy) <= fr[i, R_RADIUS] + 1.0
+
+
+@njit(cache=True)
+def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
+    """ "3.5 Effective Actions", inserting a virus: the attacker's figurines in front of the
+    computer (stand within 1 cm of it), not in HtH, work instead of shooting; the best
+    Intelligence leads and each helper adds +1 ("Action Synergy on objects", up to +3).
+    The number of turns is DL - Intelligence (at least ``virus_min_turns``); one turn of
+    work is counted per action phase; when done, the attacker completes the objective."""
+    if sc[S_OBJ] != 1 or side != g[G_ATTACKER]:
+        return
+    workers = 0
+    lead = -1
+    li = -1
+    for i in range(fi.shape[0]):
+        if s[i, S_ALIVE] == 0 or fi[i, F_SIDE] != side or s[i, S_DONE] == 1:
+            continue
+        if not near_terminal(fr, ter, sc, p, i) or in_hth(fi, fr, p, s, i):
+            continue
+        if pol == POL_RANDOM and pick(rng, 2) == 0:
+            continue
+        workers += 1
+        s[i, S_DONE] = 1
+        if fi[i, F_INT] > li:
+            li = fi[i, F_INT]
+            lead = i
+    if workers == 0:
+        return
+    need = max(int(sc[S_OBJ_DL]) - li - min(workers - 1, 3), op[O_VIRUS_MIN])
+    g[G_PROGRESS] += 1
+    g[G_EFFECTIVE] += 1
+    log(g, ev, E_ACTION, side, workers, lead, g[G_PROGRESS], need, 0, 0, 0, 0, 0)
+    if g[G_PROGRESS] >= need and g[G_END] < 0:
+        g[G_OBJDONE] = 1
+        g[G_END] = END_OBJECTIVE
+        g[G_WINNER] = side + 1
+
+
+@njit(cache=True)
+def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol, pol_other):
+    """ "3. The Game's Turns and Phases", action/shooting phase: retreats first ("Leaving a
+    HtH": "performed before all other Actions/Shots"), then the effective action on the
+    objective, then each figurine's one shot or HtH blow in squad order."""
+    n = fi.shape[0]
+    for i in range(n):
+        if s[i, S_ALIVE] == 0 or fi[i, F_SIDE] != side or s[i, S_DONE] == 1 or g[G_END] >= 0:
+            continue
+        if not in_hth(fi, fr, p, s, i):
+            continue
+        want = -1
+        if pol == POL_RANDOM:
+            r = pick(rng, 4)
+            want = r if r < 2 else -1
+        else:
+            ein = 0.0
+            for j in range(n):
+                if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side and in_contact(fr, p, i, j):
+                    a, pd, _, _ = blow_margin(fi, fr, p, s, j, i)
+                    ein += exp_cp(ecp, a - pd, s[i, S_CP])
+            k, t = best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, POL_GREEDY, rng)
+            eout = 0.0
+            if k == 2:
+                a, pd, _, _ = blow_margin(fi, fr, p, s, i, t)
+                eout = exp_cp(ecp, a - pd, s[t, S_CP])
+            if ein > 1.5 * eout + 2.0 and max_reach(fi, i, False) > 0:
+                want = 1
+        if want >= 0:
+            ok = retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, want, pol_other)
+            if not ok and op[O_FAILED_ACTS] == 0:
+                s[i, S_DONE] = 1
+    effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol)
+    for i in range(n):
+        if g[G_END] >= 0:
+            return
+        if s[i, S_ALIVE] == 0 or fi[i, F_SIDE] != side or s[i, S_DONE] == 1:
+            continue
+        k, t = best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
+        if k == 1:
+            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, t, False, 0)
+        elif k == 2:
+            blow(fi, fr, p, s, g, dc, rng, ev, i, t)
+
+
+# =========================================================== turns and the match
+@njit(cache=True)
+def check(fi, fr, sc, p, s, g):
+    """Invariant checker: CP within [0, max], removed figurines at 0 CP and off the board,
+    figurines in play inside the table, no two stands overlapping."""
+    n = fi.shape[0]
+    bad = 0
+    for i in range(n):
+        if s[i, S_CP] < 0 or s[i, S_CP] > fi[i, F_CP]:
+            bad += 1
+        if s[i, S_ALIVE] == 0:
+            if s[i, S_CP] != 0 or p[i, P_X] != OFF_BOARD:
+                bad += 1
+            continue
+        r = fr[i, R_RADIUS]
+        if s[i, S_CP] < 1:
+            bad += 1
+        if p[i, P_X] < r - 1e-6 or p[i, P_X] > sc[S_W] - r + 1e-6:
+            bad += 1
+        if p[i, P_Y] < r - 1e-6 or p[i, P_Y] > sc[S_H] - r + 1e-6:
+            bad += 1
+        for j in range(i + 1, n):
+            if s[j, S_ALIVE] == 1:
+                dd = math.hypot(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y])
+                if dd < r + fr[j, R_RADIUS] - 1e-4:
+                    bad += 1
+    g[G_VIOL] += bad
+
+
+@njit(cache=True)
+def policy(op, g, side):
+    pol = op[O_POL_A + side]
+    if g[G_ROLL] != 0:
+        return POL_GREEDY
+    return pol
+
+
+@njit(cache=True)
+def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture):
+    """One player's Turn: his movement phase (automatic movements first), then his
+    action/shooting phase ("3. The Game's Turns and Phases").  Watchful and ready to
+    shoot last until the figurine's next turn, which starts here."""
+    pol = policy(op, g, side)
+    pol_other = policy(op, g, 1 - side)
+    if pol == POL_LOOKAHEAD:
+        pol = POL_GREEDY
+    if pol_other == POL_LOOKAHEAD:
+        pol_other = POL_GREEDY
+    n = fi.shape[0]
+    log(g, ev, E_TURN, side, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    for i in range(n):
+        if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
+            s[i, S_MODE] = M_NORMAL
+            s[i, S_READY] = 0
+            s[i, S_DONE] = 0
+            p[i, P_SX] = p[i, P_X]
+            p[i, P_SY] = p[i, P_Y]
+            g[G_ACT] += 1
+    for auto in range(2):
+        for i in range(n):
+            if fi[i, F_SIDE] == side and fi[i, F_IMPULSIVE] == 1 - auto:
+                move_figure(
+                    fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture
+                )
+    if g[G_CHECK]:
+        check(fi, fr, sc, p, s, g)
+    if g[G_END] < 0:
+        action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol, pol_other)
+    if g[G_CHECK]:
+        check(fi, fr, sc, p, s, g)
+
+
+@njit(cache=True)
+def weighted(fi, s, side):
+    """CP-weighted points left: points x CP left / CP of the card, summed."""
+    t = 0.0
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
+            t += fi[i, F_POINTS] * s[i, S_CP] / fi[i, F_CP]
+    return t
+
+
+@njit(cache=True)
+def end_turn_limit(fi, sc, s, g):
+    """The turn limit: the scenario's rule (defender wins, or CP-weighted points left:
+    the higher wins, equal is a draw)."""
+    g[G_END] = END_TURNS
+    if sc[S_LIMIT_RULE] == 1:
+        g[G_WINNER] = g[G_ATTACKER] ^ 1
+        g[G_WINNER] += 1
+        return
+    a = weighted(fi, s, 0)
+    b = weighted(fi, s, 1)
+    g[G_WINNER] = 0 if abs(a - b) < 1e-9 else (1 if a > b else 2)
+
+
+@njit(cache=True)
+def advance(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, halves, posture):
+    """Play ``halves`` player turns (all greedy inside rollouts) or until the end."""
+    for _ in range(halves):
+        if g[G_END] >= 0:
+            return
+        side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
+        side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture)
+        next_half(fi, sc, s, g)
+
+
+@njit(cache=True)
+def next_half(fi, sc, s, g):
+    if g[G_END] >= 0:
+        return
+    if g[G_HALF] == 0:
+        g[G_HALF] = 1
+    else:
+        g[G_HALF] = 0
+        if g[G_TURN] >= g[G_MAXT]:
+            end_turn_limit(fi, sc, s, g)
+        else:
+            g[G_TURN] += 1
+
+
+@njit(cache=True)
+def rollout_score(fi, sc, s, g, side):
+    v = weighted(fi, s, side) - weighted(fi, s, 1 - side)
+    if g[G_END] >= 0 and g[G_WINNER] != 0:
+        v += 200.0 if g[G_WINNER] == side + 1 else -200.0
+    if sc[S_OBJ] == 1:
+        v += (8.0 if g[G_ATTACKER] == side else -8.0) * g[G_PROGRESS]
+    return v
+
+
+@njit(cache=True)
+def choose_posture(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, side):
+    """The lookahead policy: for each of its ``lookahead_k`` plans (greedy balanced,
+    aggressive, cautious), copy the state, play this turn with that plan and the next
+    ``lookahead_depth`` player turns greedily for both sides with forked generators
+    (common random numbers over the plans, ``lookahead_rollouts`` each), and keep the
+    plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
+    p2, s2, g2, rng2 = bufs
+    base = next_u64(rng)
+    best = 0
+    bv = -BIG
+    for post in range(op[O_LOOK_K]):
+        tot = 0.0
+        for r in range(op[O_LOOK_ROLLOUTS]):
+            p2[:, :] = p
+            s2[:, :] = s
+            g2[:] = g
+            g2[G_ROLL] = 1
+            g2[G_DPOS] = dc[0]
+            for w in range(4):
+                rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+            rng2[4] = 0
+            rng2[5] = 0
+            side_turn(fi, fr, ter, sc, op, ecp, pge, p2, s2, g2, dc, rng2, ev, wk, side, post)
+            next_half(fi, sc, s2, g2)
+            advance(
+                fi, fr, ter, sc, op, ecp, pge, p2, s2, g2, dc, rng2, ev, wk, op[O_LOOK_DEPTH], 0
+            )
+            tot += rollout_score(fi, sc, s2, g2, side)
+        if tot > bv + 1e-9:
+            bv = tot
+            best = post
+    return best
+
+
+@njit(cache=True)
+def rolloff(fi, g, dc, rng, bonus):
+    """Both players throw the D20 (+ ``bonus``: "Who starts ?" +1 per infiltration or
+    precognition figurine), a draw is thrown again; returns the winner and the totals."""
+    ba = 0
+    bb = 0
+    if bonus:
+        for i in range(fi.shape[0]):
+            if fi[i, F_SCOUT] == 1:
+                if fi[i, F_SIDE] == 0:
+                    ba += 1
+                else:
+                    bb += 1
+    while True:
+        a = d20(g, dc, rng) + ba
+        b = d20(g, dc, rng) + bb
+        if a != b:
+            return (0 if a > b else 1), a, b
+
+
+@njit(cache=True)
+def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
+    """ "2. Deployment": from the side's border (a band) or corner (a square) to the
+    deployment distance; side B's frame is side A's turned through 180 degrees (point
+    symmetric).  Greedy spreads the squad evenly at mid-depth; random places uniformly."""
+    w = sc[S_W]
+    h = sc[S_H]
+    depth = sc[S_DEPTH_A] if side == 0 else sc[S_DEPTH_B]
+    idx = 0
+    cnt = 0
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] == side:
+            cnt += 1
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] != side:
+            continue
+        r = fr[i, R_RADIUS]
+        ok = False
+        x = 0.0
+        y = 0.0
+        for tries in range(60):
+            if pol == POL_RANDOM or tries >= 20:
+                u = (roll_die(rng, 1000) - 0.5) / 1000.0
+                v = (roll_die(rng, 1000) - 0.5) / 1000.0
+            else:
+                u = (idx + 0.5) / cnt
+                v = 0.5 - 0.08 * tries if tries % 2 == 0 else 0.5 + 0.08 * tries
+                v = min(max(v, 0.05), 0.95)
+            if sc[S_DEPLOY] == 0:
+                x = r + u * (w - 2 * r)
+                y = r + v * max(depth - 2 * r, 0.0)
+            else:
+                if pol != POL_RANDOM and tries < 20:
+                    x = r + u * 0.8 * depth
+                    y = r + (1.0 - u) * 0.8 * depth * v * 2.0 * 0.6
+                else:
+                    x = r + u * max(depth - 2 * r, 0.0)
+                    y = r + v * max(depth - 2 * r, 0.0)
+            if side == 1:
+                x = w - x
+                y = h - y
+            ok = True
+            for k in range(int(sc[S_NTER])):
+                if ter[k, 6] != K_DIFFICULT and ter[k, 6] != K_WATER:
+                    if ter[k, 0] - r < x < ter[k, 2] + r and ter[k, 1] - r < y < ter[k, 3] + r:
+                        ok = False
+            for m in range(fi.shape[0]):
+                if m != i and s[m, S_ALIVE] == 1:
+                    if math.hypot(x - p[m, P_X], y - p[m, P_Y]) < r + fr[m, R_RADIUS] + 0.5:
+                        ok = False
+            if ok:
+                break
+        idx += 1
+        p[i, P_X] = x
+        p[i, P_Y] = y
+        p[i, P_FACE] = 0.5 * math.pi if side == 0 else -0.5 * math.pi
+        s[i, S_ALIVE] = 1
+        log(g, ev, E_DEPLOY, side, i, mm(x), mm(y), 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
+    """A new match: roles by D20 ("1. Starting a Game"), who starts ("Who starts ?"),
+    deployment of both squads."""
+    n = fi.shape[0]
+    p[:, :] = 0.0
+    s[:, :] = 0
+    for i in range(n):
+        s[i, S_CP] = fi[i, F_CP]
+        s[i, S_REMOVED_TURN] = 0
+        p[i, P_X] = OFF_BOARD
+        p[i, P_Y] = OFF_BOARD
+    trace = g[G_TRACE]
+    chk = g[G_CHECK]
+    g[:] = 0
+    g[G_TRACE] = trace
+    g[G_CHECK] = chk
+    g[G_END] = -1
+    g[G_TURN] = 1
+    g[G_MAXT] = op[O_MAXTURNS] if op[O_MAXTURNS] > 0 else int(sc[S_TURNS])
+    att, ra, rb = rolloff(fi, g, dc, rng, False)
+    g[G_ATTACKER] = att
+    log(g, ev, E_ROLES, 0, att, ra, rb, 0, 0, 0, 0, 0, 0)
+    mode = op[O_FIRST]
+    if op[O_FORCED] >= 0:
+        first = op[O_FORCED]
+    elif mode == 1:
+        first = k % 2
+    elif mode == 2:
+        first = 0
+    elif mode == 3:
+        first = 1
+    else:
+        win, ra, rb = rolloff(fi, g, dc, rng, True)
+        first = win if op[O_WINNER_STARTS] == 1 else 1 - win
+        log(g, ev, E_ROLLOFF, 0, ra, rb, win, first, 0, 0, 0, 0, 0)
+    g[G_FIRST] = first
+    for side in range(2):
+        deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, op[O_POL_A + side])
+    for i in range(n):
+        p[i, P_SX] = p[i, P_X]
+        p[i, P_SY] = p[i, P_Y]
+
+
+@njit(cache=True)
+def play_match(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, k):
+    setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k)
+    if g[G_CHECK]:
+        check(fi, fr, sc, p, s, g)
+    while g[G_END] < 0:
+        side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
+        posture = 0
+        if op[O_POL_A + side] == POL_LOOKAHEAD:
+            posture = choose_posture(
+                fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, side
+            )
+        side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture)
+        next_half(fi, sc, s, g)
+    a = weighted(fi, s, 0)
+    b = weighted(fi, s, 1)
+    log(g, ev, E_END, 0, g[G_END], g[G_WINNER], int(a), int(b), 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def write_record(fi, s, g, rec, urec, row):
+    rec[row, 0] = g[G_WINNER]
+    rec[row, 1] = int(weighted(fi, s, 0))
+    rec[row, 2] = int(weighted(fi, s, 1))
+    rec[row, 3] = g[G_FIRST]
+    rec[row, 4] = g[G_TURN]
+    rec[row, 5] = g[G_END]
+    rec[row, 6] = g[G_ACT]
+    rec[row, 7] = g[G_VIOL]
+    rec[row, 8] = g[G_ATTACKER]
+    rec[row, 9] = g[G_OBJDONE]
+    rec[row, 10] = g[G_SHOTS]
+    rec[row, 11] = g[G_HITS]
+    rec[row, 12] = g[G_BLOWS]
+    rec[row, 13] = g[G_READYSHOTS]
+    rec[row, 14] = g[G_RETREATS]
+    rec[row, 15] = g[G_RETREATS_WON]
+    rec[row, 16] = g[G_COVERS]
+    rec[row, 17] = g[G_EFFECTIVE]
+    for i in range(fi.shape[0]):
+        urec[row, i, 0] = 0 if s[i, S_ALIVE] == 1 else 1
+        urec[row, i, 1] = s[i, S_DEALT]
+        urec[row, i, 2] = s[i, S_TAKEN]
+        urec[row, i, 3] = s[i, S_SCORE]
+        urec[row, i, 4] = s[i, S_SHOTS]
+        urec[row, i, 5] = s[i, S_BLOWS]
+        urec[row, i, 6] = s[i, S_REMOVED_TURN]
+
+
+@njit(cache=True, nogil=True)
+def run_block(fi, fr, ter, sc, op, ecp, pge, state, block, first, count, rec, urec, ev, trace, chk):
+    """Play matches ``first .. first + count - 1``; match ``k`` is seeded from the block
+    state and ``k % block`` (``analyzer.match.seeding_nb.seed_match``)."""
+    n = fi.shape[0]
+    p = np.zeros((n, 5))
+    s = np.zeros((n, 12), np.int64)
+    g = np.zeros(G_COLS, np.int64)
+    dc = np.zeros(1, np.int64)
+    rng = np.zeros(6, np.uint64)
+    wk = np.zeros((MAXC + 1, 6))
+    bufs = (
+        np.zeros((n, 5)),
+        np.zeros((n, 12), np.int64),
+        np.zeros(G_COLS, np.int64),
+        np.zeros(6, np.uint64),
+    )
+    for kk in range(count):
+        k = first + kk
+        seed_match(rng, state, k % block)
+        g[G_TRACE] = 1 if trace else 0
+        g[G_CHECK] = 1 if chk else 0
+        play_match(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, k)
+        row = kk if rec.shape[0] == count else k
+        write_record(fi, s, g, rec, urec, row)
+    return g[G_NEV] if trace else 0
+
+
+@njit(cache=True)
+def run_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, c, x, y):
+    """Sandbox entry (rule tests): one engine operation on a hand-built state."""
+    wk = np.zeros((MAXC + 1, 6))
+    if code == OP_SHOT:
+        shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0)
+    elif code == OP_BLOW:
+        blow(fi, fr, p, s, g, dc, rng, ev, a, b)
+    elif code == OP_MOVE:
+        budget = float(fi[a, F_MOVE]) * (0.5 if b == M_WATCHFUL else 1.0)
+        s[a, S_MODE] = b
+        do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, x, y, budget, b, True)
+    elif code == OP_RETREAT:
+        return 1.0 if retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, b, c) else 0.0
+    elif code == OP_MOVE_PHASE:
+        for i in range(fi.shape[0]):
+            if fi[i, F_SIDE] == a:
+                move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, c, 0)
+    elif code == OP_ACTION_PHASE:
+        action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, c, c)
+    elif code == OP_SIGHT:
+        return float(can_shoot(fi, fr, ter, sc, p, s, a, b))
+    elif code == OP_TAKE_COVER:
+        return 1.0 if take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, True) else 0.0
+    elif code == OP_ROLLOFF:
+        w, ra, rb = rolloff(fi, g, dc, rng, True)
+        return float(w * 10000 + ra * 100 + rb)
+    elif code == OP_CHECK:
+        g[G_VIOL] = 0
+        check(fi, fr, sc, p, s, g)
+        return float(g[G_VIOL])
+    return 0.0

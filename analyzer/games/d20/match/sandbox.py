@@ -1,0 +1,189 @@
+"""Hand-built positions for rule tests: place figurines, script the D20s, run one operation.
+
+>>> box = Sandbox(setup)               # a prepared d20 match-up (``ENGINE.prepare``)
+>>> box.place(0, 50, 40, facing=90)    # figurine 0 (record order) at (50, 40) cm facing +y
+>>> box.place(4, 50, 70, facing=-90)
+>>> box.script([12])                   # the next D20 results, in rolling order
+>>> box.shoot(0, 4)
+>>> box.cp(4), box.lines()
+
+Every operation runs the engine's own kernels through ``match_nb.run_op``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.d20.match import layout as L
+from analyzer.games.d20.match import trace as T
+
+MODES = {"normal": L.M_NORMAL, "watchful": L.M_WATCHFUL, "ready": L.M_READY}
+POLICIES = {"random": L.POL_RANDOM, "greedy": L.POL_GREEDY}
+
+
+class Sandbox:
+    """One match state (every figurine off the table until placed)."""
+
+    def __init__(self, setup: Any, trace_rows: int = 2000) -> None:
+        self.setup = setup
+        self.arrays = tuple(a.copy() for a in setup.arrays)
+        fi = self.arrays[0]
+        n = fi.shape[0]
+        self.p = np.zeros((n, L.P_COLS))
+        self.p[:, L.P_X] = L.OFF_BOARD
+        self.p[:, L.P_Y] = L.OFF_BOARD
+        self.s = np.zeros((n, L.S_COLS), dtype=np.int64)
+        self.g = np.zeros(L.G_COLS, dtype=np.int64)
+        self.g[L.G_END] = -1
+        self.g[L.G_TURN] = 1
+        self.g[L.G_TRACE] = 1
+        self.dc = np.zeros(1, dtype=np.int64)
+        self.rng = np.array([12345, 67890, 1, 2, 0, 0], dtype=np.uint64)
+        self.ev = np.zeros((trace_rows, L.EV_COLS), dtype=np.int64)
+
+    # ---------------------------------------------------------------- state
+    def place(
+        self,
+        i: int,
+        x: float,
+        y: float,
+        facing: float = 90.0,
+        cp: int | None = None,
+        mode: str | None = None,
+    ) -> None:
+        """Put figurine ``i`` at (x, y) cm facing ``facing`` degrees (0 = +x, 90 = +y)."""
+        fi = self.arrays[0]
+        self.p[i, L.P_X] = self.p[i, L.P_SX] = x
+        self.p[i, L.P_Y] = self.p[i, L.P_SY] = y
+        self.p[i, L.P_FACE] = math.radians(facing)
+        self.s[i, L.S_ALIVE] = 1
+        self.s[i, L.S_CP] = fi[i, L.F_CP] if cp is None else cp
+        if mode is not None:
+            self.s[i, L.S_MODE] = MODES[mode]
+            if mode == "ready":
+                self.s[i, L.S_READY] = 1
+                self.s[i, L.S_DONE] = 1
+
+    def start_from(self, i: int, x: float, y: float) -> None:
+        """Where ``i`` began its turn (for attacks in the back)."""
+        self.p[i, L.P_SX] = x
+        self.p[i, L.P_SY] = y
+
+    def script(self, faces: Sequence[int]) -> None:
+        self.dc = np.array([len(faces), *faces], dtype=np.int64)
+        self.g[L.G_DPOS] = 0
+
+    def option(self, column: int, value: int) -> None:
+        self.arrays[4][column] = value
+
+    def set_attacker(self, side: int) -> None:
+        self.g[L.G_ATTACKER] = side
+
+    def cp(self, i: int) -> int:
+        return int(self.s[i, L.S_CP])
+
+    def alive(self, i: int) -> bool:
+        return bool(self.s[i, L.S_ALIVE])
+
+    def pos(self, i: int) -> tuple[float, float]:
+        return float(self.p[i, L.P_X]), float(self.p[i, L.P_Y])
+
+    def facing(self, i: int) -> float:
+        return math.degrees(float(self.p[i, L.P_FACE]))
+
+    def dice_used(self) -> int:
+        return int(self.g[L.G_DPOS])
+
+    # ---------------------------------------------------------------- operations
+    def _op(
+        self, code: int, a: int = 0, b: int = 0, c: int = 0, x: float = 0.0, y: float = 0.0
+    ) -> float:
+        from analyzer.games.d20.match import match_nb as M
+
+        fi, fr, ter, sc, op, ecp, pge = self.arrays
+        return float(
+            M.run_op(
+                fi,
+                fr,
+                ter,
+                sc,
+                op,
+                ecp,
+                pge,
+                self.p,
+                self.s,
+                self.g,
+                self.dc,
+                self.rng,
+                self.ev,
+                code,
+                a,
+                b,
+                c,
+                x,
+                y,
+            )
+        )
+
+    def shoot(self, i: int, j: int, halved: bool = False) -> None:
+        from analyzer.games.d20.match import match_nb as M
+
+        self._op(M.OP_SHOT, i, j, int(halved))
+
+    def blow(self, i: int, j: int) -> None:
+        from analyzer.games.d20.match import match_nb as M
+
+        self._op(M.OP_BLOW, i, j)
+
+    def move(self, i: int, x: float, y: float, mode: str = "normal") -> None:
+        from analyzer.games.d20.match import match_nb as M
+
+        self._op(M.OP_MOVE, i, MODES[mode], 0, x, y)
+
+    def retreat(self, i: int, kind: int = 0, enemy_policy: str = "greedy") -> bool:
+        from analyzer.games.d20.match import match_nb as M
+
+        return self._op(M.OP_RETREAT, i, kind, POLICIES[enemy_policy]) > 0.5
+
+    def movement_phase(self, side: int, policy: str = "greedy") -> None:
+        from analyzer.games.d20.match import match_nb as M
+
+        self._op(M.OP_MOVE_PHASE, side, 0, POLICIES[policy])
+
+    def action_phase(self, side: int, policy: str = "greedy") -> None:
+        from analyzer.games.d20.match import match_nb as M
+
+        self._op(M.OP_ACTION_PHASE, side, 0, POLICIES[policy])
+
+    def sight(self, i: int, j: int) -> int:
+        """Cover bonus of ``j`` if ``i`` may shoot it now, else -1."""
+        from analyzer.games.d20.match import match_nb as M
+
+        return int(self._op(M.OP_SIGHT, i, j))
+
+    def take_cover(self, i: int) -> bool:
+        from analyzer.games.d20.match import match_nb as M
+
+        return self._op(M.OP_TAKE_COVER, i) > 0.5
+
+    def rolloff(self) -> tuple[int, int, int]:
+        """Who starts ?: (winner side, A's total, B's total)."""
+        from analyzer.games.d20.match import match_nb as M
+
+        v = int(self._op(M.OP_ROLLOFF))
+        return v // 10000, (v // 100) % 100, v % 100
+
+    def violations(self) -> int:
+        from analyzer.games.d20.match import match_nb as M
+
+        return int(self._op(M.OP_CHECK))
+
+    def events(self) -> np.ndarray:
+        return self.ev[: self.g[L.G_NEV]]
+
+    def lines(self) -> list[str]:
+        return T.render(self.setup, self.events())

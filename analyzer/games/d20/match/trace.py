@@ -1,0 +1,128 @@
+"""Play-by-play lines of a d20 match trace, in the rulebook's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.d20.match import layout as L
+
+SIDES = ("A", "B")
+COVER = ("no cover", "slight cover", "intermediate cover", "heavy cover")
+STOPS = (
+    "",
+    " (stopped in difficult terrain)",
+    " (stopped at the foot of {e}: climbs next turn)",
+    " (climbed over {e})",
+)
+
+
+def figure_names(setup: Any) -> list[str]:
+    names = []
+    seen: dict[tuple[int, str], int] = {}
+    for u in setup.units:
+        key = (u.side, u.name)
+        seen[key] = seen.get(key, 0) + 1
+    count: dict[tuple[int, str], int] = {}
+    for u in setup.units:
+        key = (u.side, u.name)
+        count[key] = count.get(key, 0) + 1
+        suffix = f" #{count[key]}" if seen[key] > 1 else ""
+        names.append(f"{SIDES[u.side]}:{u.name}{suffix}")
+    return names
+
+
+def _cm(v: int) -> str:
+    return f"{v / 10:.1f}"
+
+
+def render(setup: Any, events: np.ndarray) -> list[str]:
+    comp = setup.extra
+    names = figure_names(setup)
+    lines: list[str] = []
+    attacker = -1
+    for row in events:
+        kind, turn, side = int(row[0]), int(row[1]), int(row[2])
+        a, b, c, d, e, f, h, i, j = (int(x) for x in row[3:12])
+        if kind == L.E_ROLES:
+            attacker = a
+            lines.append(
+                f"Roles (D20 {b} vs {c}): {SIDES[a]} is the Attacker, {SIDES[1 - a]} the Defender"
+            )
+        elif kind == L.E_ROLLOFF:
+            lines.append(
+                f"Who starts ? A throws {a}, B throws {b} (D20 + infiltration/precognition): "
+                f"{SIDES[c]} wins and {SIDES[d]} starts"
+            )
+        elif kind == L.E_DEPLOY:
+            lines.append(f"Deployment: {names[a]} at ({_cm(b)}, {_cm(c)}) cm")
+        elif kind == L.E_TURN:
+            lines.append(f"--- Turn {turn}: {SIDES[side]}'s movement phase")
+        elif kind == L.E_MOVE:
+            mode = L.MODE_NAMES[b]
+            if b == L.M_READY:
+                lines.append(
+                    f"  {names[a]} takes the ready to shoot position at ({_cm(c)}, {_cm(d)})"
+                )
+                continue
+            el = comp.ter_names[i] if 0 <= i < len(comp.ter_names) else "an element"
+            stop = STOPS[h].format(e=el)
+            lines.append(
+                f"  {names[a]}: {mode} from ({_cm(c)}, {_cm(d)}) to ({_cm(e)}, {_cm(f)}) cm{stop}"
+            )
+        elif kind == L.E_SHOT:
+            gun = comp.guns[a][c] if c < len(comp.guns[a]) else "gun"
+            extra = []
+            if i & 4:
+                extra.append("ready to shoot reaction")
+            if i & 1:
+                extra.append("in the back +1")
+            if i & 2:
+                extra.append("retreating: Skill halved")
+            cov = i >> 3
+            if cov:
+                extra.append(f"{COVER[cov]} +{cov} PD")
+            tag = f" [{', '.join(extra)}]" if extra else ""
+            res = f"hit, {h} CP lost" if h > 0 else "missed"
+            lines.append(
+                f"  {names[a]} shoots {names[b]} with {gun}: D20 {d}, total {e} vs PD {f}: "
+                f"{res}{tag}"
+            )
+        elif kind == L.E_BLOW:
+            extra = []
+            if i & 1:
+                extra.append("in the back +1")
+            if j:
+                extra.append(f"synergy +{j}")
+            tag = f" [{', '.join(extra)}]" if extra else ""
+            res = f"hit, {h} CP lost" if h > 0 else "missed"
+            lines.append(
+                f"  {names[a]} strikes {names[b]} in HtH (Power {c}): D20 {d}, total {e} vs "
+                f"PD {f}: {res}{tag}"
+            )
+        elif kind == L.E_REMOVED:
+            lines.append(f"  {names[a]} is killed and taken out of the game")
+        elif kind == L.E_FACE:
+            lines.append(f"  {names[a]} turns to face {names[b]}")
+        elif kind == L.E_RETREAT:
+            how = "flees (Movement + 5 cm)" if f == 0 else "backs away shooting (half Movement)"
+            res = "succeeds" if e else "fails"
+            lines.append(
+                f"  {names[a]} tries to leave the HtH ({how}): retreat test {c} vs {d} "
+                f"({names[b]}): {res}"
+            )
+        elif kind == L.E_ACTION:
+            lines.append(
+                f"  Effective action: {a} figurine(s) led by {names[b]} insert the virus: "
+                f"turn {c} of {d}"
+            )
+        elif kind == L.E_END:
+            reason = L.END_REASONS[a]
+            win = "a draw" if b == 0 else f"{SIDES[b - 1]} wins"
+            if a == L.END_OBJECTIVE and attacker >= 0:
+                reason = f"objective (the Attacker {SIDES[attacker]} inserted the virus)"
+            lines.append(
+                f"=== End after turn {turn}: {reason}; {win} (CP-weighted points left A {c}, B {d})"
+            )
+    return lines

@@ -1,0 +1,46 @@
+"""numba cache handling for match engines: drop an engine's cache when its sources change.
+
+numba keys a cached function on its own file only, so a change in a module it calls (or
+in a constant it imports) would leave stale machine code.  Each engine keeps a stamp
+(a hash over all the files its kernels depend on) in its ``__pycache__`` and drops only
+its own cache files when the stamp changes: editing one engine never recompiles another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+DEFAULT_PATTERNS = ("*_nb.*.nbi", "*_nb.*.nbc")
+
+
+def refresh_cache(
+    cache_dir: Path,
+    stamp_name: str,
+    sources: Iterable[Path],
+    patterns: Sequence[str] = DEFAULT_PATTERNS,
+) -> bool:
+    """Drop the cache files matching ``patterns`` in ``cache_dir`` when the hash of
+    ``sources`` differs from the stamp ``stamp_name``; returns whether it dropped them."""
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    stamp_file = cache_dir / stamp_name
+    stamp = digest.hexdigest()
+    try:
+        if stamp_file.read_text() == stamp:
+            return False
+    except OSError:
+        pass
+    if cache_dir.is_dir():
+        for pattern in patterns:
+            for path in cache_dir.glob(pattern):
+                path.unlink(missing_ok=True)
+    try:
+        cache_dir.mkdir(exist_ok=True)
+        stamp_file.write_text(stamp)
+    except OSError:  # a read-only installation: numba falls back to its own cache rules
+        pass
+    return True

@@ -1,0 +1,405 @@
+"""d20 skirmish match engine: one rule per test on hand-built positions with scripted D20s,
+then determinism, threads, trace replay and policy strength (``d20-skirmish.txt``)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.errors import InputError
+from analyzer.games.d20.match import layout as L
+from analyzer.games.d20.match.engine import ENGINE
+from analyzer.games.d20.match.sandbox import Sandbox
+from analyzer.match.contract import MATCH_TASK, check_engine, record_width, unit_width
+from analyzer.match.runner import run_records, trace_events
+from analyzer.rng import block_states
+
+CARDS = """
+system: d20
+units:
+  - {name: Gunner, skill: {shot: 4, hth: 2}, power: 5, dexterity: 3, intelligence: 5,
+     physical_defense: 18, constitution: 30, movement: 12, points: 20,
+     weapons: [{name: Rifle, reach: 60, power: 7}]}
+  - {name: Target, skill: {shot: 2, hth: 4}, power: 5, dexterity: 2, intelligence: 5,
+     physical_defense: 20, constitution: 40, movement: 12, points: 20,
+     weapons: [{name: Club, reach: HtH, power: 3}]}
+  - {name: Brawler, skill: {shot: 1, hth: 6}, force: 2, power: 9, dexterity: 2,
+     intelligence: 3, physical_defense: 18, constitution: 30, movement: 12, points: 20,
+     weapons: [{name: Maul, reach: HtH, power: 4}]}
+  - {name: Hacker, skill: {shot: 2, hth: 2}, power: 4, dexterity: 3, intelligence: 10,
+     physical_defense: 16, constitution: 20, movement: 10, points: 15,
+     special: [infiltration], weapons: [{name: Pistol, reach: 20, power: 3}]}
+  - {name: Slowpoke, skill: {shot: 2, hth: 2}, power: 4, dexterity: 2, intelligence: 4,
+     physical_defense: 16, constitution: 20, movement: 6, points: 10,
+     weapons: [{name: Pistol, reach: 20, power: 3}]}
+"""
+LIST_A = """
+name: Test A
+system: d20
+units: [{unit: Gunner, count: 2}, {unit: Brawler}, {unit: Hacker}, {unit: Slowpoke}]
+"""
+LIST_B = """
+name: Test B
+system: d20
+units: [{unit: Target, count: 2}, {unit: Brawler}, {unit: Gunner}]
+"""
+SCENARIO = """
+name: Test ground
+table: {width: 120, height: 120}
+deployment: {kind: border}
+turn_limit: 8
+symmetric: false
+objective: {kind: OBJ, dl: 15, terminal: {x: 100, y: 100, w: 4, d: 4, height: 2}}
+elements:
+  - {name: hedge, x: 45, y: 67, w: 10, d: 1, height: 1.5, cover: slight}
+  - {name: rubble, x: 10, y: 10, w: 20, d: 20, kind: difficult}
+  - {name: high wall, x: 90, y: 50, w: 10, d: 2, height: 4}
+  - {name: tall wall, x: 70, y: 67, w: 10, d: 1, height: 4, cover: heavy}
+"""
+A0, A1, A_BRAWL, A_HACK, A_SLOW = 0, 1, 2, 3, 4
+B0, B1, B_BRAWL, B_GUN = 5, 6, 7, 8
+LISTS = Path(__file__).resolve().parents[2] / "configs" / "d20" / "lists"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("d20m")
+    (d / "units.yaml").write_text(CARDS)
+    (d / "a.yaml").write_text(LIST_A)
+    (d / "b.yaml").write_text(LIST_B)
+    (d / "scen.yaml").write_text(SCENARIO.replace("OBJ", "elimination"))
+    (d / "virus.yaml").write_text(SCENARIO.replace("OBJ", "virus"))
+    return d
+
+
+def make(files, scenario="scen.yaml", **options):
+    sides = ENGINE.load_sides(files / "a.yaml", files / "b.yaml", files / "units.yaml")
+    setup = ENGINE.prepare(
+        sides.cards,
+        sides.lists,
+        policies=("greedy", "greedy"),
+        options=options,
+        scenario=str(files / scenario),
+    )
+    return Sandbox(setup)
+
+
+def event_rows(box, kind):
+    return [r for r in box.events() if r[0] == kind]
+
+
+def test_engine_contract():
+    check_engine(ENGINE)
+    assert ENGINE.first_modes[:2] == ("rules", "alternate")
+    with pytest.raises(InputError, match="border_skirmish"):
+        ENGINE.prepare(
+            {}, (None, None), policies=("greedy", "greedy"), options={}, scenario="nowhere"
+        )
+
+
+# ------------------------------------------------------------------ 3.2 Shots, Cover
+def test_shot_in_slight_cover(files):
+    """Shot 4 + Dex 3 + Power 7 + D20 12 = 26 vs PD 20 + slight cover 1: 5 CP."""
+    box = make(files)
+    box.place(A0, 50, 40, facing=90)
+    box.place(B0, 50, 70, facing=-90)
+    assert box.sight(A0, B0) == 1
+    box.script([12])
+    box.shoot(A0, B0)
+    assert box.cp(B0) == 35
+    shot = event_rows(box, L.E_SHOT)[0]
+    assert (shot[6], shot[7], shot[8], shot[9]) == (12, 26, 21, 5)
+
+
+def test_shot_in_the_back_and_miss_on_equal(files):
+    box = make(files)
+    box.place(A0, 20, 40, facing=90)
+    box.place(B0, 20, 70, facing=90)  # looking away: A0 starts in its rear arc
+    box.script([12, 6])
+    box.shoot(A0, B0)
+    assert box.cp(B0) == 40 - 7  # 27 vs 20
+    box.start_from(A0, 20, 90)  # began its turn in front of the target: no bonus
+    box.shoot(A0, B0)  # 4 + 3 + 7 + 6 = 20 vs 20: equal misses
+    assert box.cp(B0) == 33
+
+
+def test_watchful_gives_one_pd(files):
+    box = make(files)
+    box.place(A0, 20, 40, facing=90)
+    box.place(B0, 20, 70, facing=-90, mode="watchful")
+    box.script([12])
+    box.shoot(A0, B0)
+    assert box.cp(B0) == 40 - 5  # 26 vs 21
+
+
+def test_front_arc_and_reach(files):
+    box = make(files)
+    box.place(A0, 20, 40, facing=-90)  # facing away
+    box.place(B0, 20, 70, facing=-90)
+    assert box.sight(A0, B0) == -1
+    box.place(A0, 20, 40, facing=90)
+    assert box.sight(A0, B0) == 0
+    box.place(B0, 20, 103, facing=-90)  # 63 - 2.5 = 60.5 cm edge to edge > Reach 60
+    assert box.sight(A0, B0) == -1
+
+
+def test_sightline_blocked_by_a_friend_not_by_one_enemy(files):
+    box = make(files)
+    box.place(A0, 20, 40, facing=90)
+    box.place(B0, 20, 70, facing=-90)
+    box.place(A1, 20, 55, facing=90)
+    assert box.sight(A0, B0) == -1
+    box.place(A1, 60, 20)
+    box.place(B_BRAWL, 20, 55)
+    assert box.sight(A0, B0) == 0
+
+
+def test_two_stands_stand_to_stand_block_the_same_size_behind(files):
+    box = make(files)
+    box.place(A0, 20, 40, facing=90)
+    box.place(B0, 20, 70, facing=-90)
+    box.place(B1, 19.0, 55)
+    box.place(B_BRAWL, 21.5, 55)  # in contact with B1, both on the axis
+    assert box.sight(A0, B0) == -1
+
+
+def test_an_element_higher_than_the_target_blocks(files):
+    box = make(files)
+    box.place(A0, 75, 40, facing=90)
+    box.place(B0, 75, 75, facing=-90)  # behind the 4 cm tall wall: higher than 3 cm
+    assert box.sight(A0, B0) == -1
+
+
+def test_no_shooting_into_a_hth(files):
+    box = make(files)
+    box.place(A0, 20, 40, facing=90)
+    box.place(B0, 20, 70, facing=-90)
+    box.place(A_BRAWL, 22.5, 70)  # in contact with B0
+    assert box.sight(A0, B0) == -1
+
+
+# ------------------------------------------------------------------ 3.3 HtH
+def test_hth_blow_with_synergy_capped_at_three(files):
+    """HtH 6 + Force 2 + Maul 4 + synergy 3 (4 friends, capped) + D20 10 = 25 vs PD 20."""
+    box = make(files)
+    box.place(A_BRAWL, 50, 50)
+    box.place(B0, 52.5, 50, facing=180)
+    for i in (A0, A1, A_HACK, A_SLOW):  # hand-built: four stands touching both
+        box.place(i, 51.25, 52.1)
+    box.script([10])
+    box.blow(A_BRAWL, B0)
+    blow = event_rows(box, L.E_BLOW)[0]
+    assert (blow[7], blow[8], blow[9], blow[11]) == (25, 20, 5, 3)
+    assert box.cp(B0) == 35
+
+
+def test_gun_as_a_club_and_back_attack_turns_defender(files):
+    box = make(files)
+    box.place(A0, 50, 50)  # Gunner: no HtH weapon, the rifle as a club is Power 1
+    box.place(B0, 52.5, 50, facing=0)  # looks away from A0
+    box.script([15])
+    box.blow(A0, B0)
+    blow = event_rows(box, L.E_BLOW)[0]
+    assert (blow[5], blow[7], blow[10]) == (1, 2 + 1 + 1 + 15, 1)  # +1 in the back
+    assert box.cp(B0) == 40 - (19 - 20 if 19 > 20 else 0)
+    assert abs(abs(box.facing(B0)) - 180) < 1e-6  # turned to face the attacker
+
+
+def test_retreat_test_won_and_lost(files):
+    box = make(files)
+    box.place(A0, 50, 50, facing=0)
+    box.place(B_BRAWL, 52.5, 50, facing=180)
+    box.place(B0, 50, 52.5, facing=-90)
+    box.script([5, 15])  # 2 + 5 = 7 vs Brawler's 8 + 15 = 23 (owner picks the best HtH)
+    assert not box.retreat(A0, kind=0)
+    assert box.pos(A0) == (50, 50)
+    test = event_rows(box, L.E_RETREAT)[0]
+    assert (test[4], test[5], test[6]) == (B_BRAWL, 7, 23)
+    box.script([11, 5])  # 13 vs 13: a draw fails ("the result is higher")
+    assert not box.retreat(A0, kind=0)
+    box.script([20, 1])  # 22 vs 9: backs away Movement 12 + 5 cm
+    assert box.retreat(A0, kind=0)
+    x, y = box.pos(A0)
+    assert np.hypot(x - 50, y - 50) == pytest.approx(17, abs=0.05)
+
+
+def test_fighting_retreat_halves_movement_and_skill(files):
+    box = make(files)
+    box.place(A0, 50, 50, facing=0)
+    box.place(B0, 52.5, 50, facing=180)
+    box.script([20, 1, 10])
+    assert box.retreat(A0, kind=1)
+    assert box.pos(A0)[0] == pytest.approx(44, abs=0.05)
+    shot = event_rows(box, L.E_SHOT)[0]
+    assert shot[7] == 2 + 3 + 7 + 10  # Skill 4 halved = 2
+    assert shot[10] & 2
+
+
+# ------------------------------------------------------------------ 3.1 Movements
+def test_difficult_terrain_halves_and_stops_inside(files):
+    box = make(files)
+    box.place(A0, 5, 20)
+    box.move(A0, 60, 20)  # 5 cm to the rubble, then 7 cm of Movement = 3.5 cm inside
+    assert box.pos(A0) == pytest.approx((13.5, 20))
+    assert event_rows(box, L.E_MOVE)[0][9] == 1
+
+
+def test_climbing_refused_at_half_the_movement(files):
+    box = make(files)
+    box.place(A_SLOW, 95, 44)  # Movement 6: the 4 cm wall is not under 3 cm
+    box.move(A_SLOW, 95, 60)
+    _x, y = box.pos(A_SLOW)
+    assert y == pytest.approx(50 - 1.25, abs=0.05)
+    box.move(A_SLOW, 95, 60)  # climbs it at its next turn
+    assert box.pos(A_SLOW)[1] == pytest.approx(52 + 1.3, abs=0.05)
+    box.place(A_SLOW, 110, 20)
+    box.place(A0, 95, 44)  # Movement 12: 4 < 6 climbs over, as difficult terrain
+    box.move(A0, 95, 70)  # 6 cm to the wall, 2 cm across it cost 4, 2 cm beyond
+    assert box.pos(A0)[1] == pytest.approx(54, abs=0.05)
+
+
+def test_watchful_moves_half(files):
+    box = make(files)
+    box.place(A0, 60, 40)
+    box.move(A0, 60, 80, mode="watchful")
+    assert box.pos(A0)[1] == pytest.approx(46)
+
+
+def test_ready_to_shoot_fires_at_the_first_enemy_entering(files):
+    box = make(files)
+    box.place(A0, 60, 20, facing=90, mode="ready")
+    box.place(B0, 60, 92, facing=-90)  # 69.5 cm edge to edge: out of Reach
+    box.place(B1, 64, 92, facing=-90)
+    box.script([12, 12])
+    box.move(B0, 60, 70)  # enters the 60 cm Reach: shot at once
+    assert box.cp(B0) == 40 - 6
+    assert event_rows(box, L.E_SHOT)[0][10] & 4
+    box.move(B1, 64, 70)  # the ready figurine fired at its first target only
+    assert box.cp(B1) == 40 and box.dice_used() == 1
+
+
+def test_take_cover_only_within_five_cm(files):
+    box = make(files)
+    box.place(B_GUN, 75, 100, facing=-90)
+    box.place(A0, 83, 63, facing=90)  # in the Gunner's sight; the wall's shadow 5 cm away
+    assert box.take_cover(A0)
+    x, y = box.pos(A0)
+    assert np.hypot(x - 83, y - 63) <= 5.0 + 1e-6
+    assert box.sight(B_GUN, A0) == -1
+    box.place(A1, 87, 61, facing=90)  # no protecting point within 5 cm
+    assert not box.take_cover(A1)
+    assert box.pos(A1) == (87, 61)
+
+
+# ------------------------------------------------------------------ 3.5, Who starts ?
+def test_virus_takes_dl_minus_intelligence_turns(files):
+    box = make(files, scenario="virus.yaml")
+    box.set_attacker(0)
+    box.place(A_HACK, 98.5, 102)  # in front of the DL 15 computer; Intelligence 10
+    box.place(B0, 10, 110)
+    for turn in range(5):
+        box.s[:, L.S_DONE] = 0
+        box.action_phase(0)
+        assert box.g[L.G_OBJDONE] == (1 if turn == 4 else 0)
+    act = event_rows(box, L.E_ACTION)[-1]
+    assert (act[5], act[6]) == (5, 5)
+    box2 = make(files, scenario="virus.yaml")
+    box2.set_attacker(0)
+    box2.place(A_HACK, 98.5, 102)
+    box2.place(A0, 102, 98.5)
+    box2.place(A1, 105.5, 102)  # two helpers: +2, 3 turns
+    box2.place(B0, 10, 110)
+    box2.action_phase(0)
+    act = event_rows(box2, L.E_ACTION)[0]
+    assert (act[3], act[4], act[6]) == (3, A_HACK, 3)
+
+
+def test_who_starts_bonus_and_reroll(files):
+    box = make(files)
+    box.script([10, 11, 5, 3])  # A has one infiltration figurine: 11 vs 11, again 6 vs 3
+    assert box.rolloff() == (0, 6, 3)
+
+
+def test_checker_finds_overlaps(files):
+    box = make(files)
+    box.place(A0, 50, 50)
+    box.place(B0, 51, 50)
+    assert box.violations() >= 1
+
+
+# ------------------------------------------------------------------ whole matches
+def sample_setup(pa="greedy", pb="greedy", scenario=None, **options):
+    sides = ENGINE.load_sides(
+        LISTS / "chronos_strike_team.yaml", LISTS / "genetic_hunters.yaml", None
+    )
+    return ENGINE.prepare(
+        sides.cards, sides.lists, policies=(pa, pb), options=options, scenario=scenario
+    )
+
+
+def mirror_setup(pa, pb, **options):
+    sides = ENGINE.load_sides(
+        LISTS / "chronos_strike_team.yaml", LISTS / "chronos_strike_team.yaml", None
+    )
+    return ENGINE.prepare(sides.cards, sides.lists, policies=(pa, pb), options=options)
+
+
+def test_same_seed_same_records_and_no_violations():
+    setup = sample_setup(scenario="virus_raid")
+    r1, u1 = run_records(ENGINE, setup, 300, 7, threads=1, check=True)
+    r2, u2 = run_records(ENGINE, setup, 300, 7, threads=1, check=True)
+    assert np.array_equal(r1, r2) and np.array_equal(u1, u2)
+    assert r1[:, 7].sum() == 0
+    r3, _ = run_records(ENGINE, setup, 300, 8, threads=1)
+    assert not np.array_equal(r1, r3)
+
+
+def test_two_threads_on_pieces_match_one():
+    setup = sample_setup()
+    n = 400
+    one, uone = run_records(ENGINE, setup, n, 3, threads=1)
+    state = block_states(3, 1, (MATCH_TASK,))[0]
+    rec = np.zeros((n, record_width(ENGINE)), dtype=np.int64)
+    urec = np.zeros((n, len(setup.units), unit_width(ENGINE)), dtype=np.int64)
+
+    def piece(first, count):
+        ENGINE.run_block(
+            setup.arrays,
+            state,
+            first,
+            count,
+            rec[first : first + count],
+            urec[first : first + count],
+            False,
+            None,
+        )
+
+    threads = [
+        threading.Thread(target=piece, args=(0, 150)),
+        threading.Thread(target=piece, args=(150, 250)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert np.array_equal(rec, one) and np.array_equal(urec, uone)
+
+
+def test_trace_replays_the_record():
+    setup = sample_setup(scenario="virus_raid", pa="random")
+    recs, urecs = run_records(ENGINE, setup, 40, 11, threads=1, check=True)
+    for k in (0, 17, 39):
+        events, rec, urec = trace_events(ENGINE, setup, k, 11)
+        assert np.array_equal(rec, recs[k]) and np.array_equal(urec, urecs[k])
+        lines = ENGINE.render_trace(setup, events)
+        assert lines[-1].startswith("=== End")
+
+
+def test_greedy_beats_random_on_mirror_lists():
+    setup = mirror_setup("greedy", "random", first="alternate")
+    rec, _ = run_records(ENGINE, setup, 400, 5, threads=2)
+    wins = (rec[:, 0] == 1).sum() + 0.5 * (rec[:, 0] == 0).sum()
+    assert wins / len(rec) > 0.8

@@ -1,0 +1,38 @@
+"""Each engine's numba cache is dropped when, and only when, its own sources change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.games import match_engine, match_systems
+from analyzer.match.cache import refresh_cache
+
+
+def test_refresh_drops_only_this_engines_cache_and_only_on_a_change(tmp_path: Path) -> None:
+    src = tmp_path / "rules_nb.py"
+    src.write_text("x = 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    mine = cache / "rules_nb.f-1.py311.nbi"
+    other = cache / "other.stamp"
+    for path in (mine, other):
+        path.write_text("cached")
+    assert refresh_cache(cache, "a.sha256", [src])  # first stamp: nothing known yet
+    mine.write_text("cached")
+    assert not refresh_cache(cache, "a.sha256", [src]) and mine.exists()
+    src.write_text("x = 2\n")
+    assert refresh_cache(cache, "a.sha256", [src])
+    assert not mine.exists() and other.exists()
+
+
+def test_no_engine_depends_on_another_engines_files() -> None:
+    """Editing one engine must not recompile another: no engine's sources (which key
+    its stored results and, for Rapture, its cache stamp) lie in another's package."""
+    folders = {s: {p.parent for p in match_engine(s).kernel_sources()} for s in match_systems()}
+    for system, own in folders.items():
+        for other, theirs in folders.items():
+            if other != system:
+                assert not own & theirs, (system, other)
+    from analyzer.games.rapture.match import kernels
+
+    assert all("games/rapture" in str(p) or "dice" in str(p) for p in kernels._sources())
