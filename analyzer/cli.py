@@ -434,25 +434,26 @@ def compare(
     _check_distinct(lists)
     out = Path(out_dir) if out_dir else Path("reports") / f"compare-{system}"
     from analyzer.games import match_engine
-    from analyzer.match.cli import announce_compile
+    from analyzer.match.cli import announce_compile, progress_bar
 
     announce_compile(match_engine(system))
-    result = compare_lists(
-        system,
-        list(lists),
-        matches,
-        seed,
-        units_file,
-        policy,
-        options={"first": first, **parse_rule_options(match_opts)},
-        scenario=scenario,
-        threads=threads,
-        out_dir=out,
-        progress=_progress_line if sys.stderr.isatty() else None,
-    )
+    n_pairs = len(lists) * (len(lists) - 1) // 2
+    with progress_bar(n_pairs * matches, "match") as bar:
+        result = compare_lists(
+            system,
+            list(lists),
+            matches,
+            seed,
+            units_file,
+            policy,
+            options={"first": first, **parse_rule_options(match_opts)},
+            scenario=scenario,
+            threads=threads,
+            out_dir=out,
+            progress=bar.update,
+            pairing=lambda label: bar.set_description(label, refresh=False),
+        )
     written = write_comparison(result, out)
-    if sys.stderr.isatty():
-        click.echo("", err=True)
     if output_format == "json":
         click.echo(json.dumps(result.to_dict(), indent=2))
         return

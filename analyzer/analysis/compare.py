@@ -166,6 +166,7 @@ def _play_pair(system: str, i: int, j: int, run: dict[str, Any]) -> PairResult:
         system, run["lists"][i], run["lists"][j], units=run["units"], matches=run["matches"],
         seed=_pair_seed(run["seed"], run["pair"]), policies=run["policies"],
         scenario=run["scenario"], options=run["options"], threads=run["threads"],
+        progress=run.get("progress"),
     )  # fmt: skip
     return PairResult(
         i=i, j=j, matches=result.matches, a_wins=result.a_wins.count,
@@ -187,12 +188,15 @@ def compare_lists(
     scenario: str | None = None,
     threads: int | None = None,
     out_dir: str | Path | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    pairing: Callable[[str], None] | None = None,
 ) -> Comparison:
     """Round robin of ``lists`` (at least two) under the system's match engine.
 
     ``options`` are the engine's named options (Rapture: ``first``, ``max_rounds``, ...);
     with ``out_dir`` finished pairings are stored and reused (see the module docstring).
+    ``progress(n)`` is called as ``n`` more matches are played or found stored, and
+    ``pairing(label)`` as each pairing starts (a progress bar's count and description).
     """
     if len(lists) < 2:
         raise InputError("compare needs at least two army lists")
@@ -233,10 +237,12 @@ def compare_lists(
             if path is not None and path.exists():
                 stored = json.loads(path.read_text(encoding="utf-8"))
                 result = PairResult(**{**stored, "i": i, "j": j})
-            else:
                 if progress:
-                    progress(f"{names[i]} vs {names[j]}")
-                result = _play_pair(system, i, j, {**run, "pair": pair})
+                    progress(result.matches)
+            else:
+                if pairing:
+                    pairing(f"{names[i]} vs {names[j]}")
+                result = _play_pair(system, i, j, {**run, "pair": pair, "progress": progress})
                 if path is not None:
                     _store(path, asdict(result))
             wins[i, j], wins[j, i] = result.a_wins, result.b_wins

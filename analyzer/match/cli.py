@@ -163,9 +163,9 @@ def match(
     margins, rounds, end reasons, the first-player edge and per-unit figures."""
     from analyzer.analysis.duel import parse_rule_options
     from analyzer.cli import MAX_COUNT, check_at_least, check_between, check_seed
-    from analyzer.match import engine_of, prepare, result_of, trace_match
-    from analyzer.match.report import render_json, render_table, trace_json
-    from analyzer.match.runner import run_records
+    from analyzer.match import engine_of, prepare, result_of
+    from analyzer.match.report import render_json, render_table
+    from analyzer.match.runner import run_records, trace_events
 
     check_between(matches, "--matches", 1)
     check_between(trace_k, "--trace", 0, MAX_COUNT - 1)
@@ -187,27 +187,27 @@ def match(
     )
     announce_compile(engine)
     trace: tuple[int, list[str]] | None = None
+    alone = trace_k is not None and trace_k >= matches
     if trace_k is not None:
-        trace = (trace_k, trace_match(system, setup, trace_k, seed))
-        if trace_k >= matches:  # the summary of matches 0..N-1 would not include match K
-            click.echo(
-                f"note: only the play-by-play of match {trace_k} is printed: the summary "
-                f"covers matches 0..{matches - 1:,} (use --matches {trace_k + 1} or more "
-                "for one that includes it)",
-                err=True,
-            )
-            if output_format == "json":
-                click.echo(trace_json(setup, trace, seed))
-            else:
-                click.echo("\n".join(trace[1]))
-            return
+        events, row, urow = trace_events(engine, setup, trace_k, seed)
+        trace = (trace_k, engine.render_trace(setup, events))
         if output_format != "json":
             click.echo("\n".join(trace[1]))
             click.echo("")
-    with progress_bar(matches, "match") as bar:
-        rec, urec = run_records(engine, setup, matches, seed, threads, progress=bar.update)
+    if alone:  # matches 0..N-1 would not include match K: summarize match K itself
+        assert trace_k is not None
+        click.echo(
+            f"note: the summary is of match {trace_k} alone (use --matches {trace_k + 1} or "
+            f"more for matches 0..{trace_k} with match {trace_k} among them)",
+            err=True,
+        )
+        rec, urec = row[None, :], urow[None, :, :]
+    else:
+        with progress_bar(matches, "match") as bar:
+            rec, urec = run_records(engine, setup, matches, seed, threads, progress=bar.update)
     result = result_of(system, setup, rec, urec, seed)
     if output_format == "json":
         click.echo(render_json(result, trace))
     else:
-        click.echo(render_table(engine, result, None if trace is None else trace[0]))
+        traced = None if trace is None else trace[0]
+        click.echo(render_table(engine, result, traced, only_traced=alone))

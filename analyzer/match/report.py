@@ -254,10 +254,15 @@ def _se(value: float, n: int) -> str:
     return f"{value:.2f}" if n >= 2 and math.isfinite(value) else "–"
 
 
-def render_table(engine: C.MatchEngine, res: MatchResult, traced: int | None = None) -> str:
-    """The human-readable summary (``traced``: the match whose play-by-play precedes it)."""
+def render_table(
+    engine: C.MatchEngine, res: MatchResult, traced: int | None = None, only_traced: bool = False
+) -> str:
+    """The human-readable summary (``traced``: the match whose play-by-play precedes it;
+    ``only_traced``: the summary is of that match alone)."""
     covered = f"matches {res.matches:,}"
-    if traced is not None:
+    if only_traced:
+        covered = f"match {traced} alone (traced above)"
+    elif traced is not None:
         covered += f" (matches 0..{res.matches - 1:,}, including match {traced} traced above)"
     score = res.score_name
     lines = [
@@ -319,18 +324,4 @@ def render_json(res: MatchResult, trace: tuple[int, list[str]] | None = None) ->
     doc = res.to_dict()
     if trace is not None:
         doc["trace"] = _trace_doc(trace)
-    return json.dumps(finite(doc), indent=2)
-
-
-def trace_json(setup: C.Setup, trace: tuple[int, list[str]], seed: int) -> str:
-    """The JSON document of a play-by-play alone (``--trace K --matches N`` with K >= N)."""
-    doc = {
-        "system": setup.system,
-        "lists": {"a": setup.list_names[0], "b": setup.list_names[1]},
-        "points": {"a": setup.points[0], "b": setup.points[1]},
-        "policies": {"a": setup.policies[0], "b": setup.policies[1]},
-        "seed": seed,
-        "scenario": setup.scenario,
-        "trace": _trace_doc(trace),
-    }
     return json.dumps(finite(doc), indent=2)

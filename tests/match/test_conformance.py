@@ -145,10 +145,20 @@ def test_json_document_and_table(system: str, capsys) -> None:
     assert q["q05"] <= q["q50"] <= q["q95"]
     main([*base_args(system), "--matches", "8", "--trace", "3"])
     out = capsys.readouterr().out
-    assert "A wins" in out and "survival" in out
+    assert "A wins" in out and "survival" in out and "including match 3" in out
+    setup = setup_of(system)
+    lines = "\n".join(trace_match(system, setup, 3, 2026))
+    assert out.startswith(lines)
+    # with --matches <= K the summary is of match K alone, after the same play-by-play
     main([*base_args(system), "--matches", "1", "--trace", "3"])
     alone = capsys.readouterr().out
-    assert out.startswith(alone.rstrip("\n"))  # the trace of match 3 is the same alone
+    assert alone.startswith(lines) and "match 3 alone" in alone
+    main([*base_args(system), "--matches", "1", "--trace", "3", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    rec, _ = run_records(match_engine(system), setup, 4, seed=2026, threads=1)
+    winner = int(rec[3, C.R_WINNER])
+    assert doc["matches"] == 1 and doc["trace"]["match"] == 3
+    assert doc["results"][["draws", "a_wins", "b_wins"][winner]]["count"] == 1
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
