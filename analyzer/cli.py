@@ -53,8 +53,14 @@ def check_between(value: int | None, option: str, low: int, high: int = MAX_COUN
         raise InputError(f"{option} must be between {low:,} and {high:,} (got {value})")
 
 
+#: Largest seed: results tables store it as a 64-bit signed integer (Parquet).
+MAX_SEED = 2**63 - 1
+
+
 def check_seed(seed: int | None) -> None:
-    check_at_least(seed, "--seed", 0)
+    """``--seed``: 0 to 2**63 - 1 (checked before any work, on every command)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
 
 
 _SCHEDULER = re.compile(

@@ -158,8 +158,8 @@ def analyze(mechanic: Mechanic, raw: Mapping[str, Any], trials: int, seed: int) 
     """Exact distribution and (if ``trials > 0``) Monte Carlo estimate of one mechanic."""
     if trials < 0:
         raise InputError(f"--trials must be >= 0 (got {trials})")
-    if seed < 0:
-        raise InputError(f"--seed must be >= 0 (got {seed})")
+    if not 0 <= seed <= 2**63 - 1:
+        raise InputError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
     params = mechanic.prepare(raw)
     dist = mechanic.exact(params)
     outcomes = dist.outcomes

@@ -154,7 +154,7 @@ class SweepFile(StrictModel):
     baseline: dict[str, Any] = Field(default_factory=dict)
     trials: int = Field(default=16384, ge=1, description="trials per task and cell (minimum)")
     block_size: int = Field(default=2048, ge=2, le=1 << 22)
-    seed: int = Field(default=2026, ge=0)
+    seed: int = Field(default=2026, ge=0, le=2**63 - 1)
     precision: PrecisionSpec | None = None
     exact: bool = Field(default=True, description="add exact values where the system has them")
     alpha: float = Field(default=0.05, gt=0, lt=1, description="monotonicity check level")
@@ -232,8 +232,8 @@ class SweepPlan:
         if max_trials is not None and max_trials < 1:
             raise AnalyzerError(f"--max-trials must be >= 1 (got {max_trials})")
         if seed is not None:
-            if seed < 0:
-                raise AnalyzerError(f"--seed must be >= 0 (got {seed})")
+            if not 0 <= seed <= 2**63 - 1:
+                raise AnalyzerError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
             self.seed = seed
         precision = self.spec.precision
         if until_ci is not None:

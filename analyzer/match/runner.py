@@ -25,8 +25,8 @@ def check_counts(matches: int, seed: int) -> None:
     """``--matches`` and ``--seed`` within bounds (one-line errors)."""
     if not 1 <= matches <= MAX_MATCHES:
         raise InputError(f"--matches must be between 1 and {MAX_MATCHES:,} (got {matches})")
-    if seed < 0:
-        raise InputError(f"--seed must be >= 0 (got {seed})")
+    if not 0 <= seed <= 2**63 - 1:
+        raise InputError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
 
 
 def default_threads() -> int:
