@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from analyzer.dice.random_nb import roll_die
 from analyzer.games.d20 import units as d20_units
 from analyzer.match import contract as C
 from analyzer.match.seeding_nb import seed_match
+from analyzer.match.sides import ArmyListSides
 
 BLOCK = 256
 
@@ -50,7 +52,7 @@ def _points(cards: Mapping[str, Any], army: Any) -> int:
     return sum(cards[e.unit].points * e.count for e in army.units)
 
 
-class FakeEngine:
+class FakeEngine(ArmyListSides):
     system = "d20"
     policies = ("random", "greedy")
     default_policy = "greedy"
@@ -72,18 +74,7 @@ class FakeEngine:
     unit_extras: tuple[str, ...] = ()
     match_block = BLOCK
     side_kind = "squad list"
-
-    def load_cards(self, units: str | Path | None) -> tuple[Mapping[str, Any], Path]:
-        path = Path(units) if units else d20_units.UNITS_FILE
-        return d20_units.load_units(path), path
-
-    def load_list(self, path: str | Path, cards: Mapping[str, Any]) -> Any:
-        return d20_units.load_list(path, dict(cards))
-
-    def load_sides(self, side_a: Any, side_b: Any, units: Any) -> C.Sides:
-        cards, path = self.load_cards(units)
-        lists = (self.load_list(side_a, cards), self.load_list(side_b, cards))
-        return C.Sides(cards, lists, [path, Path(side_a), Path(side_b)])
+    units_module: ClassVar[ModuleType] = d20_units
 
     def prepare(self, cards, lists, *, policies, options, scenario=None, first_side=None):
         bonus = (3 if policies[0] == "greedy" else 0) + options.get("bonus", 0)

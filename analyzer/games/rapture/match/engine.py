@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from analyzer.games.rapture.match.compile import (
 )
 from analyzer.match import contract as C
 from analyzer.match.report import Rate, pct, rows_table
+from analyzer.match.sides import ArmyListSides
 
 TRACE_ROWS = 200_000
 NOTES = (
@@ -68,7 +70,7 @@ OPTION_HELP = {
     "lookahead_k": "lookahead: candidate actions rolled out per decision (1-16)",
     "lookahead_depth": "lookahead: activations played forward per rollout (0-40)",
     "lookahead_rollouts": "lookahead: rollouts per candidate (1-64)",
-    "base_counts": "the base diameter comes off MOV in a movement action",
+    "base_counts": "the base diameter comes off MOV in a movement action (default false)",
     "lof_odd_to_interposer": "odd hits go to the model in the line of fire",
     "own_escape_vp": "who scores a unit whose own retreat erased its last MP: opponent, none",
     "band_ini": "a band's INI in the combat value: sum of its models, or the leader's",
@@ -81,7 +83,7 @@ OPTION_HELP = {
 }
 
 
-class RaptureEngine:
+class RaptureEngine(ArmyListSides):
     """Rapture ("2. Game Setup" to "End of the Game"): see ``state_nb``, ``engine_nb`` and
     ``driver_nb`` for the rules and their readings."""
 
@@ -98,21 +100,7 @@ class RaptureEngine:
     unit_extras: tuple[str, ...] = tuple(UNIT_EXTRAS)
     match_block = M.MATCH_BLOCK
     side_kind = "battlegroup"
-
-    # ---------------------------------------------------------------- sides
-    def load_cards(self, units: str | Path | None) -> tuple[Mapping[str, Any], Path]:
-        path = Path(units) if units is not None else rapture_units.UNITS_FILE
-        return rapture_units.load_units(path), path
-
-    def load_list(self, path: str | Path, cards: Mapping[str, Any]) -> Any:
-        return rapture_units.load_list(path, dict(cards))
-
-    def load_sides(
-        self, side_a: str | Path, side_b: str | Path, units: str | Path | None
-    ) -> C.Sides:
-        cards, path = self.load_cards(units)
-        lists = (self.load_list(side_a, cards), self.load_list(side_b, cards))
-        return C.Sides(cards, lists, [path, Path(side_a), Path(side_b)])
+    units_module: ClassVar[ModuleType] = rapture_units
 
     # -------------------------------------------------------------- prepare
     def match_options(
