@@ -13,6 +13,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path, monkeypatch, tmp_path):
+    """Each notebook runs from its own folder, as Jupyter and ``nbconvert --execute`` do."""
     monkeypatch.setenv("ANALYZER_NOTEBOOK_TRIALS", "2000")
     monkeypatch.setenv("ANALYZER_NOTEBOOK_OUT", str(tmp_path))
     notebook = nbformat.read(path, as_version=4)
@@ -20,7 +21,7 @@ def test_notebook_runs(path, monkeypatch, tmp_path):
         notebook,
         timeout=600,
         kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent.parent)}},
+        resources={"metadata": {"path": str(path.parent)}},  # as Jupyter runs it
     ).execute()
     code = [c for c in notebook.cells if c.cell_type == "code"]
     assert code and all(c.execution_count is not None for c in code)
