@@ -34,7 +34,7 @@ grid:
     values: [{LISTS / "angels_vanguard.yaml"}, {LISTS / "survivors_patrol.yaml"}]
   raziel: {{kind: stat, unit: Raziel, field: points, values: [30, 45], step: nerf}}
 baseline: {{side_b: {LISTS / "survivors_patrol.yaml"}, raziel: 30}}
-trials: 2048
+trials: 8192
 block_size: 256
 seed: 5
 """

@@ -139,6 +139,29 @@ def test_mirror_match_is_even() -> None:
     assert decisive > 1000
 
 
+@pytest.mark.parametrize("scenario", [None, "crossroads"])
+def test_fixed_edge_mirror_has_no_vp_margin(scenario: str | None) -> None:
+    # "Deploy Your Battlegroups": deployment is drawn in each side's own frame (B's is A's
+    # turned 180 degrees), so with the edges fixed a mirror match has no edge bias: the
+    # VP margin A - B is 0 within its 95% interval (fixed seed: deterministic).  Before
+    # the fix the squad-mates were offset in board coordinates: margin about -4 VP.
+    setup = _setup(
+        "survivors_patrol",
+        "survivors_patrol",
+        "greedy",
+        "greedy",
+        scenario,
+        swap_edges=False,
+        first="alternate",
+    )
+    n = 4000
+    rec, _ = _records(setup, n, seed=2027, threads=2)
+    assert not rec[:, C.R_VIOLATIONS].any()
+    d = (rec[:, C.R_SCORE_A] - rec[:, C.R_SCORE_B]).astype(float)
+    se = d.std(ddof=1) / np.sqrt(n)
+    assert abs(d.mean()) <= 1.96 * se, (d.mean(), se)
+
+
 def test_alternate_first_crosses_edges() -> None:
     # first=alternate (A first in even matches) with swap_edges: the edges swap every
     # second pair of matches, so every 4 matches play each (first player, edge) pairing once

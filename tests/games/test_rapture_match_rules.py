@@ -271,15 +271,15 @@ def test_escape_movement_and_rescue(cards: Path) -> None:
     # escape movement towards the own edge; an ally ending a move B2B rescues (+1 MP).
     box = box_for(cards, ["Charger", "Helper"], ["Gunner"])
     box.place("A", "Charger", 45, 40)
-    box.place("A", "Helper", 36, 31)
+    box.place("A", "Helper", 36, 28)
     box.place("B", "Gunner", 45, 80)
     box.start()
     box.lose_mp("A", "Charger", 5, 1)
     assert box.markers("A", "Charger", "escape") == 1
     x, y = box.pos("A", "Charger")
-    assert (x, y) == pytest.approx((45, 40 - (12 - 3)))  # MOV 12 less the base (3 cm)
+    assert (x, y) == pytest.approx((45, 40 - 12))  # the unmodified MOV 12
     assert box.ap("A", "Charger") == 2  # "always costs 1 AP (if available)"
-    box.move("A", "Helper", 45 - 3.0, 31)
+    box.move("A", "Helper", 45 - 3.0, 28)
     assert box.markers("A", "Charger", "escape") == 0
     assert box.mp_lost("A", "Charger") == 4
 
@@ -322,7 +322,7 @@ def test_retreat_costs_rp_and_mp_and_moves_half_mov(cards: Path) -> None:
     assert box.rp("B", "Victim") == 2
     assert box.mp_lost("B", "Victim") == 3
     _, y = box.pos("B", "Victim")
-    assert y == pytest.approx(43.51 + (12 // 2 - 3))  # half MOV less the base diameter
+    assert y == pytest.approx(43.51 + 12 // 2)  # halved MOV, whatever the base
     assert box.MI[box.model("B", "Victim"), L.MI_ENG] == 0
 
 
@@ -416,14 +416,14 @@ def test_small_obstacle_costs_five_cm(cards: Path) -> None:
     box.place("B", "Helper", 45, 85)
     box.start()
     box.move("A", "Charger", 45, 40)
-    assert box.pos("A", "Charger")[1] == pytest.approx(29.0)  # 12 - 3 (base)
+    assert box.pos("A", "Charger")[1] == pytest.approx(32.0)  # the full MOV 12
     box2 = box_for(cards, ["Charger"], ["Helper"])
     box2.terrain([("obstacle", 40, 24, 10, 2)])
     box2.place("A", "Charger", 45, 20)
     box2.place("B", "Helper", 45, 85)
     box2.start()
     box2.move("A", "Charger", 45, 40)
-    assert box2.pos("A", "Charger")[1] == pytest.approx(29.0 - 5.0)
+    assert box2.pos("A", "Charger")[1] == pytest.approx(32.0 - 5.0)
 
 
 def test_water_halves_the_move_and_wounds_on_a_one(cards: Path) -> None:
@@ -434,7 +434,7 @@ def test_water_halves_the_move_and_wounds_on_a_one(cards: Path) -> None:
     box.start()
     box.script([1])  # the water roll after the move
     box.move("A", "Gunner", 45, 40)
-    assert box.pos("A", "Gunner")[1] == pytest.approx(20 + (12 - 3) / 2)
+    assert box.pos("A", "Gunner")[1] == pytest.approx(20 + 12 / 2)
     assert box.hp("A", "Gunner") == 5
 
 
@@ -446,8 +446,8 @@ def test_failed_difficult_terrain_test_doubles_the_distance(cards: Path) -> None
     box.start()
     box.script([1])  # 5+ improved by TEC 1 is 4+: failed
     box.move("A", "Charger", 45, 40)
-    # 2 cm before the piece, then 7 cm of movement at double cost: 3.5 cm inside
-    assert box.pos("A", "Charger")[1] == pytest.approx(22 + 3.5)
+    # 2 cm before the piece, then 10 cm of movement at double cost: 5 cm inside
+    assert box.pos("A", "Charger")[1] == pytest.approx(22 + 5.0)
 
 
 def test_round_limit_two_moves(cards: Path) -> None:
@@ -474,3 +474,181 @@ def test_more_models_than_the_engine_holds_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="80 models in all; the match engine takes at most 48"):
         prepare(_write(tmp_path, "A", ["Mob", "Mob"]), _write(tmp_path, "B", ["Mob", "Mob"]),
                 units=tmp_path / "units.yaml")  # fmt: skip
+
+
+# ------------------------------------------- the rulebook's worked examples
+def sample_box(tmp: Path, a: list[str], b: list[str], **options: object) -> Sandbox:
+    """A sandbox with the sample cards (``configs/rapture/units.yaml``)."""
+    setup = prepare(
+        _write(tmp, "A", a),
+        _write(tmp, "B", b),
+        options=MatchOptions(missions=False, **options),  # type: ignore[arg-type]
+    )
+    return Sandbox(setup)
+
+
+def _eleanor(tmp: Path, pieces: list[tuple[str, float, float, float, float]]) -> Sandbox:
+    box = sample_box(tmp, ["Eleanor"], ["Kyenar"])
+    box.terrain(pieces)
+    box.place("A", "Eleanor", 45, 20)
+    box.place("B", "Kyenar", 10, 85)
+    box.start()
+    return box
+
+
+def test_eleanor_water_example_a(tmp_path: Path) -> None:
+    # "Bodies of Water", Example A: MOV 15, water after 1 cm: 14 cm left, halved: "she can
+    # still move 7 cm"; then 1D6 for the wound.
+    box = _eleanor(tmp_path, [("water", 30, 21, 30, 30)])
+    box.script([2])
+    box.move("A", "Eleanor", 45, 60)
+    assert box.pos("A", "Eleanor")[1] == pytest.approx(20 + 1 + 7)
+    assert len(box.events_of(L.EV_WATER)) == 1 and box.hp("A", "Eleanor") == 7
+
+
+def test_eleanor_water_example_b(tmp_path: Path) -> None:
+    # Example B: starting in water, the whole MOV is halved: "Eleanor can only move 7.5 cm".
+    box = _eleanor(tmp_path, [("water", 30, 10, 30, 40)])
+    box.script([2])
+    box.move("A", "Eleanor", 45, 60)
+    assert box.pos("A", "Eleanor")[1] == pytest.approx(20 + 7.5)
+
+
+def test_eleanor_difficult_terrain_example_a(tmp_path: Path) -> None:
+    # "Difficult Terrain", Example A: difficult terrain after 4 cm, 11 cm left; the test
+    # (5+ improved by TEC 2 to 3+) fails on a 2: "can therefore only cover 5.5 cm".
+    box = _eleanor(tmp_path, [("difficult", 30, 24, 30, 20)])
+    box.script([2])
+    box.move("A", "Eleanor", 45, 60)
+    test = box.events_of(L.EV_DIFFICULT)
+    assert len(test) == 1 and test[0, 7] == 2 and test[0, 8] == 3 and test[0, 9] == 0
+    assert box.pos("A", "Eleanor")[1] == pytest.approx(20 + 4 + 5.5)
+
+
+def test_eleanor_difficult_terrain_example_b(tmp_path: Path) -> None:
+    # Example B: starting in difficult terrain, the test fails: the 3.5 cm to its end count
+    # double (7 cm), "move the remaining 8 cm" on the road.
+    box = _eleanor(tmp_path, [("difficult", 30, 10, 30, 13.5)])
+    box.script([2])
+    box.move("A", "Eleanor", 45, 60)
+    assert box.pos("A", "Eleanor")[1] == pytest.approx(20 + 3.5 + 8)
+
+
+def test_base_counts_option_takes_the_base_off(tmp_path: Path) -> None:
+    # the other reading, kept as ``base_counts=true``: MOV 15 less the 3 cm base
+    box = sample_box(tmp_path, ["Eleanor"], ["Kyenar"], base_counts=True)
+    box.place("A", "Eleanor", 45, 20)
+    box.place("B", "Kyenar", 10, 85)
+    box.start()
+    box.move("A", "Eleanor", 45, 60)
+    assert box.pos("A", "Eleanor")[1] == pytest.approx(20 + 12)
+
+
+@pytest.mark.parametrize("base_counts", [False, True])
+def test_sample_retreat_moves_halved_mov_rounded_down(tmp_path: Path, base_counts: bool) -> None:
+    # "Action: Retreat": "halved MOV (rounded down)": Eleanor (MOV 15) 7 cm, Hilde (12) 6 cm
+    box = sample_box(tmp_path, ["Eleanor", "Hilde"], ["Kyenar"], base_counts=base_counts)
+    box.place("B", "Kyenar", 45, 45)
+    box.place("A", "Eleanor", 45, 45 - 3.01)
+    box.place("A", "Hilde", 45 + 3.01, 45)
+    box.start()
+    box.retreat("A", "Eleanor", 0.0, -1.0)
+    box.retreat("A", "Hilde", 1.0, 0.0)
+    assert box.pos("A", "Eleanor")[1] == pytest.approx(45 - 3.01 - 7)
+    assert box.pos("A", "Hilde")[0] == pytest.approx(45 + 3.01 + 6)
+
+
+@pytest.mark.parametrize("base_counts", [False, True])
+def test_sample_escape_moves_the_unmodified_mov(tmp_path: Path, base_counts: bool) -> None:
+    # "Escape and Rescue": "performed with the unit's unmodified movement value (MOV)"
+    box = sample_box(tmp_path, ["Eleanor", "Hilde"], ["Kyenar"], base_counts=base_counts)
+    box.place("A", "Eleanor", 45, 50)
+    box.place("A", "Hilde", 10, 60)
+    box.place("B", "Kyenar", 45, 85)
+    box.start()
+    box.marker("A", "Eleanor", "escape", 1, 1)
+    assert box.markers("A", "Eleanor", "escape") == 1
+    assert box.pos("A", "Eleanor") == pytest.approx((45, 50 - 15))
+
+
+def test_ordinary_move_stops_short_of_an_enemy_a_charge_ends_b2b(tmp_path: Path) -> None:
+    # "If you are planning on moving into close combat ... you have to call it beforehand":
+    # a move not called as a charge may not touch an opposing base; it stops short, the
+    # model is not in close combat and may be shot.  A charge ends B2B ("As soon as the
+    # base of your model touches a base of an opposing model, your movement action ends").
+    box = sample_box(tmp_path, ["Hilde"], ["Kyenar"])
+    box.place("A", "Hilde", 45, 30)
+    box.place("B", "Kyenar", 45, 40)
+    box.start()
+    box.move("A", "Hilde", 45, 50)
+    gap = 40 - box.pos("A", "Hilde")[1] - 3.0
+    assert gap == pytest.approx(L.KEEP_GAP, abs=1e-6) and gap > L.CONTACT
+    assert box.MI[box.model("A", "Hilde"), L.MI_ENG] == 0
+    box2 = sample_box(tmp_path, ["Hilde"], ["Kyenar"])
+    box2.place("A", "Hilde", 45, 30)
+    box2.place("B", "Kyenar", 45, 40)
+    box2.start()
+    box2.force("none")
+    box2.charge("A", "Hilde", 45, 40)
+    assert 40 - box2.pos("A", "Hilde")[1] - 3.0 < L.CONTACT
+    assert box2.MI[box2.model("A", "Hilde"), L.MI_ENG] == 1
+
+
+# ------------------------------------------- a unit's own models, allies in the way
+def _no_overlap(box: Sandbox) -> None:
+    alive = [m for m in range(box.MF.shape[0]) if box.MI[m, L.MI_ALIVE] == 1]
+    r = box.setup.comp.SF[:, L.SF_R]
+    for i, a in enumerate(alive):
+        for b in alive[i + 1 :]:
+            d = float(((box.MF[a, :2] - box.MF[b, :2]) ** 2).sum() ** 0.5)
+            assert d >= r[a] + r[b] - 1e-6, (a, b, d)
+
+
+def test_band_leader_moves_through_its_apprentice(cards: Path) -> None:
+    # "You first move your leader. Afterwards you have to bring the apprentices in
+    # formation ... apprentices can always be positioned anew within the formation":
+    # an apprentice standing in front does not block its leader.
+    box = box_for(cards, ["Lea", "App"], ["Helper"])
+    box.place("A", "Lea", 45, 40)
+    box.place("A", "Lea", 45, 43.01, k=1)
+    box.place("B", "Helper", 10, 85)
+    box.start()
+    box.move("A", "Lea", 45, 70)
+    assert box.pos("A", "Lea") == pytest.approx((45, 52))  # the full MOV 12
+    assert box.ap("A", "Lea") == 2
+    m, a = box.model("A", "Lea"), box.model("A", "Lea", 1)
+    d = float(((box.MF[m, :2] - box.MF[a, :2]) ** 2).sum() ** 0.5)
+    assert d == pytest.approx(3.01, abs=0.02)  # the apprentice B2B with its leader
+    _no_overlap(box)
+
+
+def test_squad_moves_across_its_own_row(cards: Path) -> None:
+    # "Squad: You measure for every model separately and move it separately. At the end
+    # of a movement action all models have to be in formation": a squad moving along its
+    # own row moves as a formation, every model its full MOV 10.
+    box = box_for(cards, ["Trio"], ["Helper"])
+    for k, x in enumerate((40.0, 44.0, 48.0)):
+        box.place("A", "Trio", x, 40, k=k)
+    box.place("B", "Helper", 10, 85)
+    box.start()
+    box.move("A", "Trio", 60, 40)
+    xs = sorted(box.pos("A", "Trio", k)[0] for k in range(3))
+    assert xs == pytest.approx([50.0, 54.0, 58.0])
+    _no_overlap(box)
+
+
+def test_path_goes_around_an_allied_model(cards: Path) -> None:
+    # "Movement does not have to be performed in a straight line"; models cannot be moved
+    # through: a hero with an ally touching in front walks around it, its full MOV 12.
+    box = box_for(cards, ["Charger", "Helper"], ["Gunner"])
+    box.place("A", "Charger", 45, 40)
+    box.place("A", "Helper", 45, 43.01)
+    box.place("B", "Gunner", 10, 85)
+    box.start()
+    box.move("A", "Charger", 45, 70)
+    _, y = box.pos("A", "Charger")
+    assert y > 40 + 9  # the detour around the 3 cm bases costs under 3 cm
+    mv = box.events_of(L.EV_MOVE)
+    assert len(mv) == 1
+    assert box.ap("A", "Charger") == 2
+    _no_overlap(box)

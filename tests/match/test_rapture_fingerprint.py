@@ -21,14 +21,17 @@ LISTS = [
     paths.system_config("rapture", "lists") / f"{n}.yaml"
     for n in ("angels_vanguard", "icnun_hunters")
 ]
-#: (policy, scenario, matches) -> digest of the records, seed 11, taken before the move.
+#: (policy, scenario, matches) -> digest of the records, seed 11.  Retaken when the
+#: default movement reading became ``base_counts=false`` and retreats/escapes got their
+#: printed distances, again when deployment moved into each side's own frame, and again
+#: when moves passed through their own unit's models and went around allied ones.
 DIGESTS = {
-    ("random", None, 300): "82dae272396b1d5e",
-    ("random", "crossroads", 300): "1316fecc4e569c4f",
-    ("greedy", None, 300): "ca7ebcb0bbb318aa",
-    ("greedy", "crossroads", 300): "7f7f59c5c88a68a1",
-    ("lookahead", None, 24): "273f70efa90e0b80",
-    ("lookahead", "crossroads", 24): "bd8cede1a5a46a0e",
+    ("random", None, 300): "39975255ad854443",
+    ("random", "crossroads", 300): "dae7e7d0b60b48b4",
+    ("greedy", None, 300): "c9ba370466929e0a",
+    ("greedy", "crossroads", 300): "a83b2091ddc87967",
+    ("lookahead", None, 24): "553f0fcc77f9e964",
+    ("lookahead", "crossroads", 24): "660f315456a90164",
 }
 
 

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.core import types as nt
 
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.d20.match.layout import (
@@ -136,6 +137,18 @@ from analyzer.games.d20.match.layout import (
 )
 from analyzer.match.seeding_nb import seed_match, splitmix
 
+# Argument types of the kernels (one compiled specialisation each: constant arguments at
+# call sites would otherwise compile extra literal-typed copies of whole call trees).
+i8 = nt.int64
+f8 = nt.float64
+b1 = nt.boolean
+I1 = nt.int64[::1]
+I2 = nt.int64[:, ::1]
+I3 = nt.int64[:, :, ::1]
+F1 = nt.float64[::1]
+F2 = nt.float64[:, ::1]
+U1 = nt.uint64[::1]
+
 #: Stands within this gap (cm) are in contact ("stand to stand").
 CONTACT = 0.2
 #: Offset of the expected-CP tables: index = attack margin + MOFF.
@@ -145,10 +158,11 @@ BIG = 1e9
 # rule-test operations (sandbox.py)
 OP_SHOT, OP_BLOW, OP_MOVE, OP_RETREAT, OP_MOVE_PHASE, OP_ACTION_PHASE = 1, 2, 3, 4, 5, 6
 OP_SIGHT, OP_TAKE_COVER, OP_READY, OP_ROLLOFF, OP_CHECK = 7, 8, 9, 10, 11
+OP_BLOCK = 0  # run_block: play a block of matches
 
 
 # =========================================================== dice and trace
-@njit(cache=True)
+@njit((I1, I1, U1), cache=True)
 def d20(g, dc, rng):
     """ "1. Starting a Game": "The D20 is used to simulate every action or shot"; the next
     scripted face while the dice script lasts (rule tests), else the match generator."""
@@ -158,7 +172,7 @@ def d20(g, dc, rng):
     return roll_die(rng, 20)
 
 
-@njit(cache=True)
+@njit((U1, i8), cache=True)
 def pick(rng, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -166,12 +180,12 @@ def pick(rng, n):
     return roll_die(rng, n) - 1
 
 
-@njit(cache=True)
+@njit((f8,), cache=True)
 def mm(x):
     return round(x * 10.0)
 
 
-@njit(cache=True)
+@njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), cache=True)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     if g[G_TRACE] == 0 or g[G_ROLL] != 0:
         return
@@ -194,7 +208,7 @@ def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
 
 
 # =========================================================== expected CP
-@njit(cache=True)
+@njit((F1, i8, i8), cache=True)
 def exp_cp(ecp, margin, cp):
     """Expected CP removed by ``margin + 1D20`` against PD ("3.2 Shots"), capped at ``cp``."""
     m = margin + MOFF
@@ -206,7 +220,7 @@ def exp_cp(ecp, margin, cp):
     return e if e < cp else float(cp)
 
 
-@njit(cache=True)
+@njit((F2, i8, i8), cache=True)
 def p_remove(pge, margin, cp):
     """P(CP lost >= cp): the figurine is removed ("3.2 Shots")."""
     m = margin + MOFF
@@ -218,14 +232,14 @@ def p_remove(pge, margin, cp):
     return pge[m, c]
 
 
-@njit(cache=True)
+@njit((I2, F1, F2, i8, i8, i8), cache=True)
 def attack_value(fi, ecp, pge, margin, j, cp):
     """Greedy worth of an attack on ``j``: expected CP plus half its points times P(removed)."""
     return exp_cp(ecp, margin, cp) + 0.5 * fi[j, F_POINTS] * p_remove(pge, margin, cp)
 
 
 # =========================================================== geometry
-@njit(cache=True)
+@njit((f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
 def seg_rect(x0, y0, x1, y1, ax0, ay0, ax1, ay1):
     """Parameters (t_in, t_out) in [0, 1] where segment crosses a rectangle (in > out: none)."""
     if min(x0, x1) > ax1 or max(x0, x1) < ax0 or min(y0, y1) > ay1 or max(y0, y1) < ay0:
@@ -261,12 +275,12 @@ def seg_rect(x0, y0, x1, y1, ax0, ay0, ax1, ay1):
     return t0, t1
 
 
-@njit(cache=True)
+@njit((F2, i8, f8, f8), cache=True)
 def inside(ter, k, x, y):
     return ter[k, 0] <= x <= ter[k, 2] and ter[k, 1] <= y <= ter[k, 3]
 
 
-@njit(cache=True)
+@njit((f8, f8, f8, f8, f8, f8), cache=True)
 def seg_point(x0, y0, x1, y1, px, py):
     """Distance from (px, py) to the segment."""
     dx = x1 - x0
@@ -281,7 +295,7 @@ def seg_point(x0, y0, x1, y1, px, py):
     return math.sqrt(ex * ex + ey * ey)
 
 
-@njit(cache=True)
+@njit((f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
 def crosses(ax, ay, bx, by, cx, cy, dx, dy):
     """Whether segments AB and CD intersect."""
     d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
@@ -291,7 +305,7 @@ def crosses(ax, ay, bx, by, cx, cy, dx, dy):
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
-@njit(cache=True)
+@njit((F2, F2, i8, i8), cache=True)
 def gap(fr, p, i, j):
     """Edge-to-edge distance of two stands (Reach is measured edge to edge: "Field of vision")."""
     return (
@@ -299,12 +313,12 @@ def gap(fr, p, i, j):
     )
 
 
-@njit(cache=True)
+@njit((F2, F2, i8, i8), cache=True)
 def in_contact(fr, p, i, j):
     return gap(fr, p, i, j) <= CONTACT
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, I2, i8), cache=True)
 def in_hth(fi, fr, p, s, i):
     """ "3.3": a figurine in contact with an enemy is in a HtH."""
     for j in range(fi.shape[0]):
@@ -313,7 +327,7 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), cache=True)
 def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
     the cover bonus to its PD (0..3), or -1 when the axis is interrupted.
@@ -345,10 +359,20 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
             if c > cover:
                 cover = c
     n = fi.shape[0]
+    bx0 = min(ax, tx) - 2.0 * rt - CONTACT
+    bx1 = max(ax, tx) + 2.0 * rt + CONTACT
+    by0 = min(ay, ty) - 2.0 * rt - CONTACT
+    by1 = max(ay, ty) + 2.0 * rt + CONTACT
     for m in range(n):
         if m in (ia, it) or s[m, S_ALIVE] == 0:
             continue
-        dm = seg_point(ax, ay, tx, ty, p[m, P_X], p[m, P_Y])
+        # outside the axis' box grown by r_m + 2 rt + CONTACT: farther than that from it
+        rm = fr[m, R_RADIUS]
+        pmx = p[m, P_X]
+        pmy = p[m, P_Y]
+        if pmx < bx0 - rm or pmx > bx1 + rm or pmy < by0 - rm or pmy > by1 + rm:
+            continue
+        dm = seg_point(ax, ay, tx, ty, pmx, pmy)
         if dm < fr[m, R_RADIUS] and fi[m, F_SIDE] == side:
             return -1
         if fr[m, R_RADIUS] < rt or dm >= fr[m, R_RADIUS] + 2.0 * rt + CONTACT:
@@ -368,7 +392,7 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     return cover
 
 
-@njit(cache=True)
+@njit((F2, i8, f8, f8, f8), cache=True)
 def in_front(p, i, x, y, r):
     """ "Field of vision": a figurine sees in a 180 degree arc to the front (the
     prolongation of the arc included: a stand touching the front half-plane)."""
@@ -377,7 +401,7 @@ def in_front(p, i, x, y, r):
     return (x - p[i, P_X]) * fx + (y - p[i, P_Y]) * fy >= -r
 
 
-@njit(cache=True)
+@njit((F2, i8, f8, f8), cache=True)
 def rear(p, j, ax, ay):
     """ "Shooting in the back": the attack begins in the target's rear arc."""
     fx = math.cos(p[j, P_FACE])
@@ -385,13 +409,13 @@ def rear(p, j, ax, ay):
     return (ax - p[j, P_X]) * fx + (ay - p[j, P_Y]) * fy < -1e-9
 
 
-@njit(cache=True)
+@njit((F2, i8, f8, f8), cache=True)
 def face(p, i, x, y):
     if abs(x - p[i, P_X]) + abs(y - p[i, P_Y]) > 1e-9:
         p[i, P_FACE] = math.atan2(y - p[i, P_Y], x - p[i, P_X])
 
 
-@njit(cache=True)
+@njit((I2, i8, b1), cache=True)
 def max_reach(fi, i, in_melee):
     r = -1
     for w in range(fi[i, F_NGUN]):
@@ -401,7 +425,7 @@ def max_reach(fi, i, in_melee):
     return r
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, I2, i8, i8), cache=True)
 def targetable(fi, fr, p, s, i, j):
     """Whether ``j`` may be shot at by ``i`` as far as HtH goes ("3.3", "Weapons"):
     a figurine in HtH shoots only those it is in contact with; a figurine in a HtH it
@@ -415,7 +439,7 @@ def targetable(fi, fr, p, s, i, j):
     return True
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F2, I2, i8, i8), cache=True)
 def can_shoot(fi, fr, ter, sc, p, s, i, j):
     """Cover of ``j`` if ``i`` may shoot it now (front arc, Reach, HtH, sightline), else -1."""
     if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
@@ -433,7 +457,7 @@ def can_shoot(fi, fr, ter, sc, p, s, i, j):
 
 
 # =========================================================== damage and attacks
-@njit(cache=True)
+@njit((I2, I2, I1), cache=True)
 def remove_check(fi, s, g):
     """Victory by elimination: a side with no figurine left loses."""
     alive = np.zeros(2, np.int64)
@@ -445,7 +469,7 @@ def remove_check(fi, s, g):
         g[G_WINNER] = 0 if alive[0] == alive[1] else (1 if alive[1] == 0 else 2)
 
 
-@njit(cache=True)
+@njit((I2, F2, I2, I1, I2, i8, i8, i8), cache=True)
 def damage(fi, p, s, g, ev, i, j, dmg):
     """ "3.2 Shots": the CP lost are noted; at the last CP the figurine is killed and taken
     out of the game (removed from the board)."""
@@ -464,7 +488,7 @@ def damage(fi, p, s, g, ev, i, j, dmg):
         remove_check(fi, s, g)
 
 
-@njit(cache=True)
+@njit((I2, I2, i8, i8, i8, i8, b1, b1), cache=True)
 def shot_margin(fi, s, i, w, j, cover, back, halved):
     """Attack total minus PD, without the D20 ("3.2 Shots": Shot + Dexterity + weapon
     Power + 1D20 against PD; "Shooting in the back" +1; "Cover"; watchful +1 PD;
@@ -477,7 +501,7 @@ def shot_margin(fi, s, i, w, j, cover, back, halved):
     return att, pd
 
 
-@njit(cache=True)
+@njit((I2, F1, I2, i8, i8, f8, i8, b1, b1, b1), cache=True)
 def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
     """The gun in Reach with the highest expected CP (-1 none) and its value."""
     best = -1
@@ -493,7 +517,7 @@ def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
     return best, bv
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, i8, b1, i8), cache=True)
 def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags):
     """One Shot phase of ``i`` at its one target ``j`` ("3.2 Shots"; "A figurine with two
     weapons cannot shoot at more than one target during the same Phase": the best gun in
@@ -525,7 +549,7 @@ def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags):
             damage(fi, p, s, g, ev, i, j, dmg)
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, I2, i8, i8), cache=True)
 def synergy(fi, fr, p, s, i, j):
     """ "Synergy in Hand to Hand combat": +1 per friendly stand in contact with both the
     fighter and his opponent, up to +3."""
@@ -537,7 +561,7 @@ def synergy(fi, fr, p, s, i, j):
     return min(n, 3)
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, I2, i8, i8), cache=True)
 def blow_margin(fi, fr, p, s, i, j):
     """ "3.3 Hand to Hand combat": HtH skill + Force + weapon Power (a gun as a club: 1)
     + synergy + 1 in the back ("Attacks in the back") + 1D20 against PD (+1 watchful)."""
@@ -548,7 +572,7 @@ def blow_margin(fi, fr, p, s, i, j):
     return att, pd, back, syn
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, I2, I1, I1, U1, I2, i8, i8), cache=True)
 def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
     """One HtH attack; after an attack in the back the opponents face each other
     ("Attacks in the back": the defender turns to face his attacker)."""
@@ -581,7 +605,7 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
 
 
 # =========================================================== movement
-@njit(cache=True)
+@njit((I2, F2, F1, i8, f8, f8), cache=True)
 def slow_at(fi, ter, sc, i, x, y):
     """Difficult terrain at (x, y) for ``i``: a difficult zone, water, or an element low
     enough to climb over ("3.1 Movements": elements gone around or climbed over "become
@@ -595,7 +619,7 @@ def slow_at(fi, ter, sc, i, x, y):
     return False
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), cache=True)
 def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     """Where a straight move of ``i`` toward (tx, ty) with ``budget`` cm ends: (x, y, stop,
     element).  "Difficult terrain": movement inside is halved and a figurine that cannot
@@ -689,7 +713,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     return x0, y0, 0, -1
 
 
-@njit(cache=True)
+@njit((F2, F2, i8, i8, f8, f8, f8, f8), cache=True)
 def detour(fr, ter, i, k, x0, y0, tx, ty):
     """A corner of element ``k`` to go around it ("Characters can go around ... elements of
     the set"): the corner of the stand-inflated rectangle with the shortest way through."""
@@ -711,7 +735,7 @@ def detour(fr, ter, i, k, x0, y0, tx, ty):
     return bx, by
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, i8, b1), cache=True)
 def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, mode, react):
     """Move ``i`` (``walk``), then the opponent's ready-to-shoot figurines react
     ("Ready to shoot position": "able to shoot during the opponent's movement phase if an
@@ -748,7 +772,7 @@ def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, m
 
 
 # =========================================================== greedy evaluation
-@njit(cache=True)
+@njit((I2, F1, i8, i8), cache=True)
 def hth_better(fi, ecp, i, j):
     """Whether ``i`` does more in HtH than with its best gun against a fresh ``j``."""
     hv = exp_cp(ecp, fi[i, F_HTH] + fi[i, F_HTHPOW] - fi[j, F_PD], 1000)
@@ -759,7 +783,7 @@ def hth_better(fi, ecp, i, j):
     return hv > gv
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F1, F2, I2, i8, f8, f8, i8), cache=True)
 def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     """Expected CP the enemies could shoot into ``i`` at (x, y) from where they stand."""
     t = 0.0
@@ -782,7 +806,7 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     return t
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8), cache=True)
 def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
     """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
     (exact expected CP and removal chance from the roll tables) minus the weighted threat
@@ -820,7 +844,19 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
             continue
         if d > max(reach, 0) + mvj + 1.0 and d > rj + mvj:
             continue
-        cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
+        brawler = (
+            d <= mvj + CONTACT
+            and fi[j, F_HTH] + fi[j, F_HTHPOW] > 0
+            and (hth_better(fi, ecp, j, i) or rj < 0)
+        )
+        # the sightline only where a term below uses it (same values, fewer checks)
+        cov = -1
+        if (
+            (d <= reach and mode != M_READY and mode != M_COVER)
+            or (mode == M_READY and reach < d <= reach + mvj)
+            or (not brawler and d <= rj + 0.5 * mvj)
+        ):
+            cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
         if cov >= 0 and d <= reach and mode != M_READY and mode != M_COVER:
             w, _ = best_gun(fi, ecp, s, i, j, d, cov, False, False, False)
             if w >= 0:
@@ -830,11 +866,7 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
             w, _ = best_gun(fi, ecp, s, i, j, 0.0, cov, False, False, False)
             a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
             ready_off = max(ready_off, 0.5 * attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
-        if (
-            d <= mvj + CONTACT
-            and fi[j, F_HTH] + fi[j, F_HTHPOW] > 0
-            and (hth_better(fi, ecp, j, i) or rj < 0)
-        ):
+        if brawler:
             mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
             threat += 0.7 * exp_cp(ecp, mj, s[i, S_CP])
         elif cov >= 0 and d <= rj + 0.5 * mvj:
@@ -858,7 +890,7 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
     return v
 
 
-@njit(cache=True)
+@njit((F2, i8, f8, f8, i8, f8), cache=True)
 def add_cand(wk, n, x, y, mode, budget):
     if n >= MAXC:
         return n
@@ -866,10 +898,11 @@ def add_cand(wk, n, x, y, mode, budget):
     wk[n, 1] = y
     wk[n, 2] = mode
     wk[n, 3] = budget
+    wk[n, 6] = 0.0  # 1: wk[n, 4:6] already holds where the move ends (walk)
     return n + 1
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), cache=True)
 def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
     ready to shoot, toward the best target (to Reach, or into contact), watchful toward it,
@@ -927,8 +960,13 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         if stand > 0.5:  # no token moves (a watchful movement in place is not one)
             tx = x + dx / dl * stand
             ty = y + dy / dl * stand
+            n0 = n
             n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
-            _, _, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
+            ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
+            if n > n0:
+                wk[n0, 4] = ex
+                wk[n0, 5] = ey
+                wk[n0, 6] = 1.0
             if stop == 2:
                 qx, qy = detour(fr, ter, i, elem, x, y, tx, ty)
                 n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
@@ -984,7 +1022,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     return n
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1), cache=True)
 def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     """Facing at the end of the move: toward the most valuable target in Reach and sight
     (greedy), else the nearest enemy ("keeps facing toward threats"); the random policy
@@ -1024,7 +1062,7 @@ def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     face(p, i, p[best, P_X], p[best, P_Y])
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, b1), cache=True)
 def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
     """ "Take cover": after a normal move, a figurine under an immediate and obvious threat
     (an enemy with it in Reach and sight) may run up to ``S_TAKE_COVER`` (5) cm more to a
@@ -1102,7 +1140,7 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
     return found
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8, i8), cache=True)
 def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture):
     """The movement of one figurine ("3.1 Movements"): a figurine in HtH does not move (it
     leaves by a retreat, "Leaving a HtH"); an impulsive one moves first, automatically, its
@@ -1157,9 +1195,13 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
     else:
         bv = -BIG
         for k in range(n):
-            x, y, _, _ = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
-            wk[k, 4] = x
-            wk[k, 5] = y
+            if wk[k, 6] == 1.0:
+                x = wk[k, 4]
+                y = wk[k, 5]
+            else:
+                x, y, _, _ = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+                wk[k, 4] = x
+                wk[k, 5] = y
             dup = False
             for q in range(k):
                 if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
@@ -1240,7 +1282,7 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
 
 
 # =========================================================== action phase
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, i8, i8, i8), cache=True)
 def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_enemy):
     """ "Leaving a HtH": HtH + D20 of the retreating figurine against HtH + D20 of one enemy
     of the HtH chosen by its owner (greedy: the best in HtH; random: any); higher succeeds.
@@ -1331,7 +1373,7 @@ def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_en
     return True
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1), cache=True)
 def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     """The action of ``i``: (kind, target) with kind 1 a shot, 2 a HtH blow, 0 none.
     Greedy: the highest value (expected CP + removal chance: focus fire); random: any."""
@@ -1373,7 +1415,7 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     return bk, bt
 
 
-@njit(cache=True)
+@njit((F2, F2, F1, F2, i8), cache=True)
 def near_terminal(fr, ter, sc, p, i):
     k = int(sc[S_TERM])
     dx = max(ter[k, 0] - p[i, P_X], 0.0, p[i, P_X] - ter[k, 2])
@@ -1381,7 +1423,7 @@ def near_terminal(fr, ter, sc, p, i):
     return math.hypot(dx, dy) <= fr[i, R_RADIUS] + 1.0
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F2, I2, I1, I2, U1, i8, i8), cache=True)
 def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
     """ "3.5 Effective Actions", inserting a virus: the attacker's figurines in front of the
     computer (stand within 1 cm of it), not in HtH, work instead of shooting; the best
@@ -1417,7 +1459,7 @@ def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
         g[G_WINNER] = side + 1
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, i8, i8, i8), cache=True)
 def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol, pol_other):
     """ "3. The Game's Turns and Phases", action/shooting phase: retreats first ("Leaving a
     HtH": "performed before all other Actions/Shots"), then the effective action on the
@@ -1463,7 +1505,7 @@ def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol,
 
 
 # =========================================================== turns and the match
-@njit(cache=True)
+@njit((I2, F2, F1, F2, I2, I1), cache=True)
 def check(fi, fr, sc, p, s, g):
     """Invariant checker: CP within [0, max], removed figurines at 0 CP and off the board,
     figurines in play inside the table, no two stands overlapping."""
@@ -1491,7 +1533,7 @@ def check(fi, fr, sc, p, s, g):
     g[G_VIOL] += bad
 
 
-@njit(cache=True)
+@njit((I1, I1, i8), cache=True)
 def policy(op, g, side):
     pol = op[O_POL_A + side]
     if g[G_ROLL] != 0:
@@ -1499,7 +1541,7 @@ def policy(op, g, side):
     return pol
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8), cache=True)
 def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture):
     """One player's Turn: his movement phase (automatic movements first), then his
     action/shooting phase ("3. The Game's Turns and Phases").  Watchful and ready to
@@ -1534,7 +1576,7 @@ def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, pos
         check(fi, fr, sc, p, s, g)
 
 
-@njit(cache=True)
+@njit((I2, I2, i8), cache=True)
 def weighted(fi, s, side):
     """CP-weighted points left: points x CP left / CP of the card, summed."""
     t = 0.0
@@ -1544,7 +1586,7 @@ def weighted(fi, s, side):
     return t
 
 
-@njit(cache=True)
+@njit((I2, F1, I2, I1), cache=True)
 def end_turn_limit(fi, sc, s, g):
     """The turn limit: the scenario's rule (defender wins, or CP-weighted points left:
     the higher wins, equal is a draw)."""
@@ -1558,18 +1600,7 @@ def end_turn_limit(fi, sc, s, g):
     g[G_WINNER] = 0 if abs(a - b) < 1e-9 else (1 if a > b else 2)
 
 
-@njit(cache=True)
-def advance(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, halves, posture):
-    """Play ``halves`` player turns (all greedy inside rollouts) or until the end."""
-    for _ in range(halves):
-        if g[G_END] >= 0:
-            return
-        side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
-        side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture)
-        next_half(fi, sc, s, g)
-
-
-@njit(cache=True)
+@njit((I2, F1, I2, I1), cache=True)
 def next_half(fi, sc, s, g):
     if g[G_END] >= 0:
         return
@@ -1583,7 +1614,7 @@ def next_half(fi, sc, s, g):
             g[G_TURN] += 1
 
 
-@njit(cache=True)
+@njit((I2, F1, I2, I1, i8), cache=True)
 def rollout_score(fi, sc, s, g, side):
     v = weighted(fi, s, side) - weighted(fi, s, 1 - side)
     if g[G_END] >= 0 and g[G_WINNER] != 0:
@@ -1593,42 +1624,7 @@ def rollout_score(fi, sc, s, g, side):
     return v
 
 
-@njit(cache=True)
-def choose_posture(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, side):
-    """The lookahead policy: for each of its ``lookahead_k`` plans (greedy balanced,
-    aggressive, cautious), copy the state, play this turn with that plan and the next
-    ``lookahead_depth`` player turns greedily for both sides with forked generators
-    (common random numbers over the plans, ``lookahead_rollouts`` each), and keep the
-    plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
-    p2, s2, g2, rng2 = bufs
-    base = next_u64(rng)
-    best = 0
-    bv = -BIG
-    for post in range(op[O_LOOK_K]):
-        tot = 0.0
-        for r in range(op[O_LOOK_ROLLOUTS]):
-            p2[:, :] = p
-            s2[:, :] = s
-            g2[:] = g
-            g2[G_ROLL] = 1
-            g2[G_DPOS] = dc[0]
-            for w in range(4):
-                rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
-            rng2[4] = 0
-            rng2[5] = 0
-            side_turn(fi, fr, ter, sc, op, ecp, pge, p2, s2, g2, dc, rng2, ev, wk, side, post)
-            next_half(fi, sc, s2, g2)
-            advance(
-                fi, fr, ter, sc, op, ecp, pge, p2, s2, g2, dc, rng2, ev, wk, op[O_LOOK_DEPTH], 0
-            )
-            tot += rollout_score(fi, sc, s2, g2, side)
-        if tot > bv + 1e-9:
-            bv = tot
-            best = post
-    return best
-
-
-@njit(cache=True)
+@njit((I2, I1, I1, U1, b1), cache=True)
 def rolloff(fi, g, dc, rng, bonus):
     """Both players throw the D20 (+ ``bonus``: "Who starts ?" +1 per infiltration or
     precognition figurine), a draw is thrown again; returns the winner and the totals."""
@@ -1648,7 +1644,7 @@ def rolloff(fi, g, dc, rng, bonus):
             return (0 if a > b else 1), a, b
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, F2, I2, I1, U1, I2, i8, i8), cache=True)
 def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
     """ "2. Deployment": from the side's border (a band) or corner (a square) to the
     deployment distance; side B's frame is side A's turned through 180 degrees (point
@@ -1708,7 +1704,7 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
         log(g, ev, E_DEPLOY, side, i, mm(x), mm(y), 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit((I2, F2, F2, F1, I1, F2, I2, I1, I1, U1, I2, i8), cache=True)
 def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
     """A new match: roles by D20 ("1. Starting a Game"), who starts ("Who starts ?"),
     deployment of both squads."""
@@ -1752,26 +1748,7 @@ def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
         p[i, P_SY] = p[i, P_Y]
 
 
-@njit(cache=True)
-def play_match(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, k):
-    setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k)
-    if g[G_CHECK]:
-        check(fi, fr, sc, p, s, g)
-    while g[G_END] < 0:
-        side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
-        posture = 0
-        if op[O_POL_A + side] == POL_LOOKAHEAD:
-            posture = choose_posture(
-                fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, side
-            )
-        side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture)
-        next_half(fi, sc, s, g)
-    a = weighted(fi, s, 0)
-    b = weighted(fi, s, 1)
-    log(g, ev, E_END, 0, g[G_END], g[G_WINNER], int(a), int(b), 0, 0, 0, 0, 0)
-
-
-@njit(cache=True)
+@njit((I2, I2, I1, I2, I3, i8), cache=True)
 def write_record(fi, s, g, rec, urec, row):
     rec[row, 0] = g[G_WINNER]
     rec[row, 1] = int(weighted(fi, s, 0))
@@ -1802,62 +1779,111 @@ def write_record(fi, s, g, rec, urec, row):
 
 
 @njit(cache=True, nogil=True)
-def run_block(fi, fr, ter, sc, op, ecp, pge, state, block, first, count, rec, urec, ev, trace, chk):
-    """Play matches ``first .. first + count - 1``; match ``k`` is seeded from the block
-    state and ``k % block`` (``analyzer.match.seeding_nb.seed_match``)."""
+def run_block(
+    fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, state, block, first, count, rec, urec,
+    trace, chk, code, a, b, c, x, y,
+):  # fmt: skip
+    """The one entry kernel (one compile serves the match runner and the rule tests).
+
+    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec`` and
+    ``urec`` on the state arrays ``p .. rng``; match ``k`` is seeded from the block state
+    and ``k % block`` (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows
+    written (``trace``), else 0.  Other codes: one engine operation on the hand-built state
+    ``p .. ev`` (``sandbox.py``) with the operands ``a, b, c, x, y``.
+
+    A match: set-up, then player turns until the end.  The lookahead policy (at the start
+    of each of its turns) tries each of its ``lookahead_k`` plans (greedy balanced,
+    aggressive, cautious) on copies of the state: this turn with that plan, then the next
+    ``lookahead_depth`` player turns greedily for both sides with forked generators
+    (common random numbers over the plans, ``lookahead_rollouts`` each), and keeps the
+    plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
+    wk = np.zeros((MAXC + 1, 7))
+    if code != OP_BLOCK:
+        if code == OP_SHOT:
+            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0)
+        elif code == OP_BLOW:
+            blow(fi, fr, p, s, g, dc, rng, ev, a, b)
+        elif code == OP_MOVE:
+            budget = float(fi[a, F_MOVE]) * (0.5 if b == M_WATCHFUL else 1.0)
+            s[a, S_MODE] = b
+            do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, x, y, budget, b, True)
+        elif code == OP_RETREAT:
+            return (
+                1.0
+                if retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, b, c)
+                else 0.0
+            )
+        elif code == OP_MOVE_PHASE:
+            for i in range(fi.shape[0]):
+                if fi[i, F_SIDE] == a:
+                    move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, c, 0)
+        elif code == OP_ACTION_PHASE:
+            action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, c, c)
+        elif code == OP_SIGHT:
+            return float(can_shoot(fi, fr, ter, sc, p, s, a, b))
+        elif code == OP_TAKE_COVER:
+            return (
+                1.0 if take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, True) else 0.0
+            )
+        elif code == OP_ROLLOFF:
+            w, ra, rb = rolloff(fi, g, dc, rng, True)
+            return float(w * 10000 + ra * 100 + rb)
+        elif code == OP_CHECK:
+            g[G_VIOL] = 0
+            check(fi, fr, sc, p, s, g)
+            return float(g[G_VIOL])
+        return 0.0
     n = fi.shape[0]
-    p = np.zeros((n, 5))
-    s = np.zeros((n, 12), np.int64)
-    g = np.zeros(G_COLS, np.int64)
-    dc = np.zeros(1, np.int64)
-    rng = np.zeros(6, np.uint64)
-    wk = np.zeros((MAXC + 1, 6))
-    bufs = (
-        np.zeros((n, 5)),
-        np.zeros((n, 12), np.int64),
-        np.zeros(G_COLS, np.int64),
-        np.zeros(6, np.uint64),
-    )
+    p2 = np.zeros((n, 5))
+    s2 = np.zeros((n, 12), np.int64)
+    g2 = np.zeros(G_COLS, np.int64)
+    rng2 = np.zeros(6, np.uint64)
     for kk in range(count):
         k = first + kk
         seed_match(rng, state, k % block)
         g[G_TRACE] = 1 if trace else 0
         g[G_CHECK] = 1 if chk else 0
-        play_match(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, bufs, k)
+        setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k)
+        if g[G_CHECK]:
+            check(fi, fr, sc, p, s, g)
+        while g[G_END] < 0:
+            side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
+            posture = 0
+            if op[O_POL_A + side] == POL_LOOKAHEAD:
+                base = next_u64(rng)
+                bv = -BIG
+                for post in range(op[O_LOOK_K]):
+                    tot = 0.0
+                    for r in range(op[O_LOOK_ROLLOUTS]):
+                        p2[:, :] = p
+                        s2[:, :] = s
+                        g2[:] = g
+                        g2[G_ROLL] = 1
+                        g2[G_DPOS] = dc[0]
+                        for w in range(4):
+                            rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+                        rng2[4] = 0
+                        rng2[5] = 0
+                        for h in range(op[O_LOOK_DEPTH] + 1):
+                            if h > 0 and g2[G_END] >= 0:
+                                break
+                            sd = side
+                            if h > 0:
+                                sd = g2[G_FIRST] if g2[G_HALF] == 0 else 1 - g2[G_FIRST]
+                            pp = post if h == 0 else 0
+                            side_turn(
+                                fi, fr, ter, sc, op, ecp, pge, p2, s2, g2, dc, rng2, ev, wk, sd, pp
+                            )
+                            next_half(fi, sc, s2, g2)
+                        tot += rollout_score(fi, sc, s2, g2, side)
+                    if tot > bv + 1e-9:
+                        bv = tot
+                        posture = post
+            side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture)
+            next_half(fi, sc, s, g)
+        wa = weighted(fi, s, 0)
+        wb = weighted(fi, s, 1)
+        log(g, ev, E_END, 0, g[G_END], g[G_WINNER], int(wa), int(wb), 0, 0, 0, 0, 0)
         row = kk if rec.shape[0] == count else k
         write_record(fi, s, g, rec, urec, row)
-    return g[G_NEV] if trace else 0
-
-
-@njit(cache=True)
-def run_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, c, x, y):
-    """Sandbox entry (rule tests): one engine operation on a hand-built state."""
-    wk = np.zeros((MAXC + 1, 6))
-    if code == OP_SHOT:
-        shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0)
-    elif code == OP_BLOW:
-        blow(fi, fr, p, s, g, dc, rng, ev, a, b)
-    elif code == OP_MOVE:
-        budget = float(fi[a, F_MOVE]) * (0.5 if b == M_WATCHFUL else 1.0)
-        s[a, S_MODE] = b
-        do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, x, y, budget, b, True)
-    elif code == OP_RETREAT:
-        return 1.0 if retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, b, c) else 0.0
-    elif code == OP_MOVE_PHASE:
-        for i in range(fi.shape[0]):
-            if fi[i, F_SIDE] == a:
-                move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, c, 0)
-    elif code == OP_ACTION_PHASE:
-        action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, c, c)
-    elif code == OP_SIGHT:
-        return float(can_shoot(fi, fr, ter, sc, p, s, a, b))
-    elif code == OP_TAKE_COVER:
-        return 1.0 if take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, True) else 0.0
-    elif code == OP_ROLLOFF:
-        w, ra, rb = rolloff(fi, g, dc, rng, True)
-        return float(w * 10000 + ra * 100 + rb)
-    elif code == OP_CHECK:
-        g[G_VIOL] = 0
-        check(fi, fr, sc, p, s, g)
-        return float(g[G_VIOL])
-    return 0.0
+    return float(g[G_NEV]) if trace else 0.0

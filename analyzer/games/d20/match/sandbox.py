@@ -7,7 +7,8 @@
 >>> box.shoot(0, 4)
 >>> box.cp(4), box.lines()
 
-Every operation runs the engine's own kernels through ``match_nb.run_op``.
+Every operation runs the engine's own kernels through ``match_nb.run_block`` (its
+operation codes: the same compiled entry point as the match runner).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ class Sandbox:
 
         fi, fr, ter, sc, op, ecp, pge = self.arrays
         return float(
-            M.run_op(
+            M.run_block(
                 fi,
                 fr,
                 ter,
@@ -120,12 +121,20 @@ class Sandbox:
                 self.dc,
                 self.rng,
                 self.ev,
-                code,
-                a,
-                b,
-                c,
-                x,
-                y,
+                np.zeros(4, dtype=np.uint64),
+                1,
+                0,
+                0,
+                np.zeros((1, 1), dtype=np.int64),
+                np.zeros((1, 1, 1), dtype=np.int64),
+                False,
+                False,
+                int(code),
+                int(a),
+                int(b),
+                int(c),
+                float(x),
+                float(y),
             )
         )
 

@@ -42,8 +42,10 @@ class MatchOptions:
       activation": combat value, d6 on ties; a battlegroup under 100 points chooses),
       ``alternate`` (A in even matches, B in odd ones) or ``random``.
     * ``base_counts``: "During a movement action the size of the base of the activated
-      model counts to the travelled distance": the base diameter comes off MOV (default);
-      ``False``: the centre travels the full MOV.
+      model counts to the travelled distance": ``False`` (default) reads it as the base
+      travelling with the model, so its centre goes the full MOV (the reading under which
+      the rulebook's worked movement examples come out as printed); ``True``: the base
+      diameter comes off the MOV of a movement action.
     * ``lof_odd_to_interposer``: "odd hits for the model located in the LoF": the 1st, 3rd,
       ... hit goes to the model in the way (default); ``False``: the 2nd, 4th, ...
     * ``own_escape_vp``: who scores a unit whose own retreat erased its last MP:
@@ -61,7 +63,7 @@ class MatchOptions:
     lookahead_depth: int = 4
     lookahead_rollouts: int = 4
     first: str = "rules"
-    base_counts: bool = True
+    base_counts: bool = False
     lof_odd_to_interposer: bool = True
     own_escape_vp: Literal["opponent", "none"] = "opponent"
     band_ini: Literal["sum", "leader"] = "sum"

@@ -191,7 +191,6 @@ from analyzer.games.rapture.match.state_nb import (
     lead_model,
     lose_mp,
     mm,
-    move_budget,
     operational,
     pool,
     refill,
@@ -829,9 +828,8 @@ def do_retreat(X, u, dx, dy):
     lead = lead_model(X, u)
     side = US[u, US_SIDE]
     MI[SI[lead, SI_POOL], MI_RP] -= RETREAT_RP
-    mov = (MI[lead, MI_CS + ST_MOV] // 10) // 2  # whole cm, halved, rounded down
-    full = move_budget(X, lead, np.bool_(False))
-    budget = max(mov - (MI[lead, MI_CS + ST_MOV] / 10.0 - full), 0.0)
+    # "halved MOV (rounded down)": whole cm, whatever the base (not a movement action)
+    budget = np.float64((MI[lead, MI_CS + ST_MOV] // 10) // 2)
     sx = MF[lead, MF_X]
     sy = MF[lead, MF_Y]
     gx = sx + dx * budget

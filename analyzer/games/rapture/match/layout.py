@@ -27,6 +27,8 @@ CONTACT = 0.05
 TOUCH_GAP = 0.01
 #: Gap kept to enemy models by moves that are not called as a charge (outside CONTACT).
 KEEP_GAP = 0.1
+#: Clearance of a path going around an allied base (state_nb.plan_move), beyond contact.
+DETOUR_GAP = 0.05
 #: "Formation": squad models at most 2 cm apart.
 SQUAD_GAP = 2.0
 #: "Small Obstacles": each crossed obstacle costs 5 cm of movement.
@@ -429,6 +431,9 @@ WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT
 #: lead's base radius, the lead's action pool model, the unit's weapon range (-1: no
 #: weapon), the lead's move budget (at least 1 cm) and the number of own units in play
 #: with an Escape Marker
+#: state_nb.plan_move: the detour around an allied base (8 x, then 8 y)
+WS_DETOUR = 808
+assert WS_RETREAT + 2 <= WS_DETOUR and WS_DETOUR + 16 <= WS_W
 WS_DECIDE = 1400
 DEC_UNIT, DEC_CLOSEST, DEC_LEAD, DEC_R, DEC_POOL, DEC_RANGE, DEC_BUDGET, DEC_ESCAPING = range(8)
 WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (choose_unit)

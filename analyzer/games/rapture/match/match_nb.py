@@ -472,7 +472,8 @@ def _free_point(X, x, y):
 def deploy(X):
     """ "Deploy Your Battlegroups": starting with the player with more units (ties: roll-off),
     players alternately place one unit in their 10 cm deployment zone (in list order, at a
-    random free spot; apprentices B2B with their leader, squad models 1 cm apart)."""
+    random free spot; apprentices B2B with their leader, squad models 1 cm apart), each
+    side in its own frame (B's is A's turned 180 degrees)."""
     US = xUS(X)
     G = xG(X)
     n0 = G[G_NU0]
@@ -518,14 +519,19 @@ def _place_unit(X, u):
     lead = lead_model(X, u)
     r = SF[lead, SF_R]
     low = _own_edge_low(X, side)
+    # every position is drawn in the side's own frame (x from its left, y from its own
+    # edge); the side at y = 90 sees the board turned 180 degrees, so that both sides
+    # deploy point-symmetrically
+    f = np.float64(1.0) if low else np.float64(-1.0)
     gap = 1.0 if US[u, US_TYPE] == SQUAD else TOUCH_GAP
     for attempt in range(400):
         x = r + uniform(rng) * (BOARD - 2 * r)
         y = np.float64(0.5 * DEPLOY_DEPTH)
-        if not low:
-            y = BOARD - y
         if attempt > 200:
             y += (uniform(rng) - 0.5) * (DEPLOY_DEPTH - 2 * r)
+        if not low:
+            x = BOARD - x
+            y = BOARD - y
         if not _in_zone(X, side, y, r) or not spot_free(X, lead, x, y):
             continue
         MF[lead, MF_X] = x
@@ -545,8 +551,8 @@ def _place_unit(X, u):
                     if abs(dy) >= dd:
                         continue
                     dx = np.sqrt(dd * dd - dy * dy) * sgn
-                    px = MF[anchor, MF_X] + dx
-                    py = MF[anchor, MF_Y] + dy
+                    px = MF[anchor, MF_X] + f * dx
+                    py = MF[anchor, MF_Y] + f * dy
                     if _in_zone(X, side, py, rm) and spot_free(X, m, px, py):
                         MF[m, MF_X] = px
                         MF[m, MF_Y] = py

@@ -55,7 +55,6 @@ from analyzer.games.rapture.match.geometry_nb import (
     bases_within,
     circle_rect_gap,
     edge_distance,
-    plan_path,
     sight,
 )
 from analyzer.games.rapture.match.layout import (
@@ -92,7 +91,6 @@ from analyzer.games.rapture.match.layout import (
     G_CARRIER0,
     G_DIS0,
     G_DONE0,
-    G_MATCH,
     G_MIS0,
     G_MOVES,
     G_NT,
@@ -197,6 +195,7 @@ from analyzer.games.rapture.match.state_nb import (
     lead_model,
     move_budget,
     own_edge_y,
+    plan_move,
     unit_points_alive,
 )
 
@@ -744,8 +743,6 @@ def reach_point(X, lead, gx, gy, charge):
     The answer depends only on where the living models stand, the model, the goal, the
     mode and the budget: the answers are kept while no model moves (``G_MOVES``), so the
     decision after an attack does not plan and walk the same moves again."""
-    SF = xSF(X)
-    MF = xMF(X)
     G = xG(X)
     WS = xWS(X)
     budget = move_budget(X, lead, np.bool_(False))
@@ -766,9 +763,7 @@ def reach_point(X, lead, gx, gy, charge):
             return WS[q + 5], WS[q + 6], WS[q + 7], np.int64(WS[q + 8])
     wx = WS[WS_REACH_WX : WS_REACH_WX + 100]
     wy = WS[WS_REACH_WY : WS_REACH_WY + 100]
-    x0 = MF[lead, MF_X]
-    y0 = MF[lead, MF_Y]
-    nw, length = plan_path(xTER(X), G[G_NT], x0, y0, gx, gy, SF[lead, SF_R], wx, wy, WS, G[G_MATCH])
+    nw, length = plan_move(X, lead, gx, gy, wx, wy)
     ex, ey, contact, _, _, _ = p_walk(X, lead, wx, wy, nw, budget, mode, np.bool_(True))
     if nk < REACH_SLOTS:
         q = WS_REACH + nk * REACH_COLS

@@ -69,6 +69,7 @@ from analyzer.games.rapture.match.layout import (
     COVER_SHELTER,
     DESPAIR_MP,
     DESPAIR_RANGE,
+    DETOUR_GAP,
     DIFFICULT_AT,
     EFFECT_ESCAPE,
     EV_CASUALTY,
@@ -193,6 +194,7 @@ from analyzer.games.rapture.match.layout import (
     WI_NEAR,
     WI_WALK_FAILED,
     WI_WALK_K,
+    WS_DETOUR,
     WS_MOVE_WX,
     WS_MOVE_WY,
     WS_NEAR_KEY,
@@ -1104,6 +1106,7 @@ def restore_formation(X, u, engaging):
         if found:
             place(X, m, x, y)
             ev(X, EV_FORMATION, side, u, m, -1, -1, mm(x), mm(y), 0, 0, 0, 0)
+    _unoverlap(X, u)
     refresh_engaged(X)
 
 
@@ -1192,17 +1195,22 @@ def in_water(X, x, y):
 
 @njit(**INNER)
 def move_budget(X, m, unmodified):
-    """Centimetres the model's centre may travel in one movement action.
+    """Centimetres the model's centre may travel in one movement.
 
     "Measure Properly!": "During a movement action the size of the base of the activated
-    model counts to the travelled distance" -- with the option ``O_BASE_COUNTS`` (default)
-    the base diameter is taken off the MOV; otherwise the centre travels the full MOV.
+    model counts to the travelled distance" -- read by default (``O_BASE_COUNTS`` 0) as
+    the centre travelling the full MOV, the reading that reproduces the rulebook's worked
+    movement examples (Eleanor's water and difficult terrain); with ``O_BASE_COUNTS`` 1
+    the base diameter is taken off the MOV of a movement action.  ``unmodified``: an
+    escape movement, "performed with the unit's unmodified movement value (MOV)": the
+    card's MOV, never reduced by the base.
     """
     SI = xSI(X)
     SF = xSF(X)
     OPT = xOPT(X)
-    mov = SI[m, SI_MOV] if unmodified else xMI(X)[m, MI_CS + ST_MOV]  # in mm
-    budget = mov / 10.0
+    if unmodified:
+        return SI[m, SI_MOV] / 10.0
+    budget = xMI(X)[m, MI_CS + ST_MOV] / 10.0  # in mm
     if OPT[O_BASE_COUNTS] == 1:
         budget -= 2.0 * SF[m, SF_R]
     return max(budget, 0.0)
@@ -1212,10 +1220,12 @@ def move_budget(X, m, unmodified):
 def walk(X, m, wx, wy, n, budget, mode, dry):
     """Move model ``m`` along a planned polyline, paying terrain costs ("4. Terrain").
 
-    ``mode`` 0: an ordinary move, stopping short of every model (``KEEP_GAP`` from opposing
-    ones, in contact with allied ones); 1: a charge, ending B2B with the first opposing model
-    touched ("Moving into Close Combat"); 2: an escape movement, which may leave the
-    battlefield ("Edge of the battlefield ... Yes, if the unit is escaping").
+    ``mode`` 0: an ordinary move, stopping short of every model of another unit
+    (``KEEP_GAP`` from opposing ones, in contact with allied ones; the models of its own
+    unit do not block, they are put back into formation afterwards); 1: a charge, ending
+    B2B with the first opposing model touched ("Moving into Close Combat"); 2: an escape
+    movement, which may leave the battlefield ("Edge of the battlefield ... Yes, if the
+    unit is escaping").
     ``dry``: plan only (difficult terrain tests pass, nothing changes).
 
     Terrain, measured on the centre's path: small obstacles cost 5 cm each crossed;
@@ -1230,6 +1240,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
     MI = xMI(X)
     TER = xTER(X)
     side = SI[m, SI_SIDE]
+    own_unit = SI[m, SI_UNIT]
     r = SF[m, SF_R]
     x = MF[m, MF_X]
     y = MF[m, MF_Y]
@@ -1275,6 +1286,11 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
         lo_y = min(y, ty)
         hi_y = max(y, ty)
         for o in near_m:
+            if SI[o, SI_UNIT] == own_unit:
+                # its own unit's models are brought back into formation afterwards ("You
+                # first move your leader. Afterwards you have to bring the apprentices in
+                # formation"; a squad moves as a formation): they do not block
+                continue
             enemy = SI[o, SI_SIDE] != side
             gap = np.float64(TOUCH_GAP)
             if enemy and mode != 1:
@@ -1466,6 +1482,116 @@ def water_roll(X, m):
 
 
 @njit(**INNER)
+def plan_move(X, m, gx, gy, wx, wy):
+    """The path of model ``m`` towards (gx, gy): :func:`plan_path` around solid pieces, then
+    around the first allied model of another unit that blocks its first leg ("Movement
+    does not have to be performed in a straight line"; models cannot be moved through).
+
+    The detour follows the octagon circumscribed about the ally's base grown by the
+    model's radius (its edges never touch it), turning towards the leg's end the shorter
+    way (counter-clockwise on a tie), until the end is in clear view.  No detour when the
+    leg's end itself is at the ally.  Returns (waypoints, length) like :func:`plan_path`.
+    """
+    SI = xSI(X)
+    SF = xSF(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    G = xG(X)
+    x = MF[m, MF_X]
+    y = MF[m, MF_Y]
+    r = SF[m, SF_R]
+    nw, length = plan_path(xTER(X), G[G_NT], x, y, gx, gy, r, wx, wy, xWS(X), G[G_MATCH])
+    if nw + 8 > wx.shape[0]:
+        return nw, length
+    tx = wx[0]
+    ty = wy[0]
+    vx = tx - x
+    vy = ty - y
+    if vx * vx + vy * vy < 1e-12:
+        return nw, length
+    side = SI[m, SI_SIDE]
+    unit = SI[m, SI_UNIT]
+    best = np.float64(2.0)
+    b = np.int64(-1)
+    for o in range(SI.shape[0]):
+        if o == m or MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] != side or SI[o, SI_UNIT] == unit:
+            continue
+        t = first_contact(x, y, vx, vy, MF[o, MF_X], MF[o, MF_Y], r + SF[o, SF_R] + TOUCH_GAP)
+        if t < best:
+            best = t
+            b = o
+    if b < 0:
+        return nw, length
+    cx = MF[b, MF_X]
+    cy = MF[b, MF_Y]
+    rad = r + SF[b, SF_R] + TOUCH_GAP + DETOUR_GAP
+    if (tx - cx) ** 2 + (ty - cy) ** 2 <= rad * rad:
+        return nw, length
+    ths = math.atan2(y - cy, x - cx)
+    cross = (x - cx) * (ty - cy) - (y - cy) * (tx - cx)
+    sgn = np.float64(-1.0) if cross < 0.0 else np.float64(1.0)
+    rv = rad / math.cos(math.pi / 8.0)
+    dx_ = xWS(X)[WS_DETOUR : WS_DETOUR + 8]
+    dy_ = xWS(X)[WS_DETOUR + 8 : WS_DETOUR + 16]
+    nd = np.int64(0)
+    px = x
+    py = y
+    for k in range(8):
+        th = ths + sgn * (math.pi / 8.0 + k * math.pi / 4.0)
+        px = cx + rv * math.cos(th)
+        py = cy + rv * math.sin(th)
+        dx_[nd] = px
+        dy_[nd] = py
+        nd += 1
+        if first_contact(px, py, tx - px, ty - py, cx, cy, rad - 0.01) > 1.0:
+            break
+    for i in range(nw - 1, -1, -1):
+        wx[i + nd] = wx[i]
+        wy[i + nd] = wy[i]
+    total = np.float64(0.0)
+    px = x
+    py = y
+    for i in range(nd):
+        wx[i] = dx_[i]
+        wy[i] = dy_[i]
+    for i in range(nw + nd):
+        total += math.sqrt((wx[i] - px) ** 2 + (wy[i] - py) ** 2)
+        px = wx[i]
+        py = wy[i]
+    return nw + nd, total
+
+
+@njit(**INNER)
+def _unoverlap(X, u):
+    """A model of unit ``u`` left on another base (a move passes through its own unit's
+    models) goes to the nearest free spot, nearest its lead model among equals."""
+    SF = xSF(X)
+    US = xUS(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    side = US[u, US_SIDE]
+    lead = lead_model(X, u)
+    if lead < 0:
+        return
+    first = US[u, US_FIRST]
+    for m in range(first, first + US[u, US_N]):
+        if MI[m, MI_ALIVE] == 0:
+            continue
+        x = MF[m, MF_X]
+        y = MF[m, MF_Y]
+        if spot_free(X, m, x, y):
+            continue
+        for d in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 9.0):
+            found, px, py = spot_near(
+                X, m, x, y, d * SF[m, SF_R] / 1.5, MF[lead, MF_X], MF[lead, MF_Y], 1 - side
+            )
+            if found:
+                place(X, m, px, py)
+                ev(X, EV_FORMATION, side, u, m, -1, -1, mm(px), mm(py), 0, 0, 0, 0)
+                break
+
+
+@njit(**INNER)
 def move_unit(X, u, gx, gy, mode, dry):
     """One movement of a unit towards (gx, gy); returns (contact model, x, y of the lead).
 
@@ -1481,7 +1607,6 @@ def move_unit(X, u, gx, gy, mode, dry):
     US = xUS(X)
     MF = xMF(X)
     MI = xMI(X)
-    G = xG(X)
     side = US[u, US_SIDE]
     lead = lead_model(X, u)
     if lead < 0:
@@ -1491,7 +1616,7 @@ def move_unit(X, u, gx, gy, mode, dry):
     sx = MF[lead, MF_X]
     sy = MF[lead, MF_Y]
     r = SF[lead, SF_R]
-    nw, _ = plan_path(xTER(X), G[G_NT], sx, sy, gx, gy, r, wx, wy, xWS(X), G[G_MATCH])
+    nw, _ = plan_move(X, lead, gx, gy, wx, wy)
     budget = move_budget(X, lead, mode == 2)
     x, y, contact, escaped, wet, _ = p_walk(X, lead, wx, wy, nw, budget, mode, dry)
     if dry:
@@ -1542,19 +1667,7 @@ def move_unit(X, u, gx, gy, mode, dry):
                     place(X, m, bx, by)
                     placed = np.bool_(True)
             if not placed:
-                mw, _ = plan_path(
-                    xTER(X),
-                    G[G_NT],
-                    ox,
-                    oy,
-                    ox + moved_x,
-                    oy + moved_y,
-                    SF[m, SF_R],
-                    wx,
-                    wy,
-                    xWS(X),
-                    G[G_MATCH],
-                )
+                mw, _ = plan_move(X, m, ox + moved_x, oy + moved_y, wx, wy)
                 fmode = 1 if mode == 1 else (2 if mode == 2 else 0)
                 _, _, _, _, fwet, _ = p_walk(
                     X, m, wx, wy, mw, move_budget(X, m, mode == 2), fmode, np.bool_(False)
@@ -1563,6 +1676,7 @@ def move_unit(X, u, gx, gy, mode, dry):
                     MI[m, MI_WATER] = 1
         refresh_engaged(X)
         p_restore_formation(X, u, np.bool_(False))
+        _unoverlap(X, u)
     elif US[u, US_TYPE] == BAND:
         refresh_engaged(X)
         for m in range(first, first + n):
@@ -1586,6 +1700,7 @@ def move_unit(X, u, gx, gy, mode, dry):
                 )
             if found:
                 place(X, m, px, py)
+        _unoverlap(X, u)
     refresh_engaged(X)
     return contact, x, y, escaped
 
