@@ -23,6 +23,7 @@ from analyzer.games.rapture.match.compile import (
     MATCH_OPTION_KINDS,
     POLICIES,
     MatchOptions,
+    match_options,
 )
 from analyzer.match import contract as C
 from analyzer.match.report import Rate, pct, rows_table
@@ -106,8 +107,9 @@ class RaptureEngine(ArmyListSides):
     def match_options(
         self, policies: tuple[str, str], options: Mapping[str, Any], first_side: int | None
     ) -> MatchOptions:
-        """:class:`MatchOptions` of checked options (``first_side`` forces round 1)."""
-        opts = MatchOptions(policy_a=policies[0], policy_b=policies[1], **dict(options))
+        """:class:`MatchOptions` of the options (``first_side`` forces round 1), built by
+        :func:`compile.match_options`, the one place Rapture's options are turned into it."""
+        opts = match_options({"a": policies[0], "b": policies[1]}, dict(options))
         return opts if first_side is None else replace(opts, round1_first=first_side)
 
     def prepare(
