@@ -55,6 +55,9 @@ def get_mechanic(system: str, name: str) -> Mechanic:
 MATCH_ENGINES: dict[str, str] = {
     "rapture": "analyzer.games.rapture.match.engine",
     "d20": "analyzer.games.d20.match.engine",
+    # heroscape
+    # hybrid
+    # degenesis
 }
 
 
