@@ -15,10 +15,13 @@ from typing import Any
 
 import click
 
+from analyzer.cli_options import SEED_HELP, format_option
 from analyzer.dice.mechanic import Mechanic, Option, analyze
-from analyzer.duels import FIRST, DuelOptions
+from analyzer.duels import FIRST, MAX_DISTANCE, DuelOptions
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.games import SYSTEMS, match_systems, mechanics
+from analyzer.outputs import writable_dir
+from analyzer.progress import LazyBar
 
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 2026
@@ -27,8 +30,6 @@ FORMATS = ("table", "json", "csv")
 #: Upper bound of every trial and match count option (memory and time grow with it);
 #: the same as ``analyzer match --matches`` (``analyzer.match.runner.MAX_MATCHES``).
 MAX_COUNT = 100_000_000
-#: Largest starting distance of a duel (cm, or Heroscape spaces).
-MAX_DISTANCE = 10_000.0
 #: Distance of a bare ``--start range``.
 DEFAULT_RANGE = 12.0
 START_HELP = (
@@ -202,8 +203,8 @@ def _fold_start_distance(argv: list[str]) -> list[str]:
         elif in_lists and out and out[-1] != "--lists":
             out.append("--lists")
         window = argv[i : i + 3]
-        if window[:2] == ["--start", "range"] and len(window) == 3 and _is_number(window[2]):
-            out += ["--start", f"range:{window[2]}"]
+        if window[:1] == ["--start"] and len(window) == 3 and _is_number(window[2]):
+            out += ["--start", f"{window[1]} {window[2]}"]  # parse_start judges the word
             i += 3
         else:
             out.append(argv[i])
@@ -268,8 +269,8 @@ _MAX_ROUNDS_OPTION = click.option(
     show_default=True,
     help="Monte Carlo trials (0: exact only; at most 100,000,000)",
 )
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
-@click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help=SEED_HELP)
+@format_option("table", "json", "csv")
 def duel(
     system: str,
     units_file: str | None,
@@ -286,14 +287,15 @@ def duel(
     """Two units fight until one is removed: win/draw rates, rounds, health (exact and MC)."""
     from analyzer.analysis.duel import duel as run_named_duel
     from analyzer.analysis.duel import parse_rule_options
-    from analyzer.reporting.tables import duel_json, duel_table
+    from analyzer.reporting.tables import duel_csv, duel_json, duel_table
 
     check_between(trials, "--trials", 0)
     check_seed(seed)
     options = _duel_options(start, first, max_rounds)
     rules = parse_rule_options(rule_opts)
     result = run_named_duel(system, units_file, a, b, options, trials, seed, rules)
-    click.echo(duel_json(result) if output_format == "json" else duel_table(result))
+    render = {"table": duel_table, "json": duel_json, "csv": duel_csv}[output_format]
+    click.echo(render(result).rstrip("\n"))
 
 
 @cli.command()
@@ -324,7 +326,10 @@ def duel(
     show_default=True,
     help="trials per duel (at most 100,000,000)",
 )
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help=SEED_HELP)
+@format_option(
+    "table", "json", help="table: readable text; json: the per-unit summary with SEs and 95% CIs"
+)
 def value(
     system: str,
     units_file: str | None,
@@ -336,28 +341,32 @@ def value(
     rule_opts: tuple[str, ...],
     trials: int,
     seed: int,
+    output_format: str,
 ) -> None:
     """Point-efficiency table of every unit against a field, with unit value charts."""
     from analyzer.analysis.duel import parse_rule_options
-    from analyzer.reporting.tables import value_summary_table
+    from analyzer.reporting.tables import value_summary_json, value_summary_table
     from analyzer.reporting.value_report import run_value_report
 
     check_between(trials, "--trials", 0)
     check_seed(seed)
     options = _duel_options(start, first, max_rounds)
-    out = Path(out_dir) if out_dir else Path("reports") / f"value-{system}"
-    progress = _progress_line if sys.stderr.isatty() else None
-    summary, written = run_value_report(
-        system,
-        units_file,
-        field_file,
-        out,
-        trials,
-        seed,
-        progress=progress,
-        options=options,
-        rule_options=parse_rule_options(rule_opts),
-    )
+    out = writable_dir(Path(out_dir) if out_dir else Path("reports") / f"value-{system}")
+    with LazyBar("duel", desc=f"value {system}") as bar:
+        summary, written = run_value_report(
+            system,
+            units_file,
+            field_file,
+            out,
+            trials,
+            seed,
+            progress=bar.step,
+            options=options,
+            rule_options=parse_rule_options(rule_opts),
+        )
+    if output_format == "json":
+        click.echo(value_summary_json(summary, written))
+        return
     click.echo(value_summary_table(summary))
     for label, path in written.items():
         click.echo(f"{label}: {path}")
@@ -387,7 +396,7 @@ def value(
     show_default=True,
     help="AI policy of both players (see analyzer match --help)",
 )
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help=SEED_HELP)
 @click.option(
     "--first",
     default="rules",
@@ -410,7 +419,7 @@ def value(
     default=None,
     help="folder for tables, charts and finished pairings (default: reports/compare-SYSTEM)",
 )
-@click.option("--format", "output_format", type=click.Choice(("table", "json")), default="table")
+@format_option("table", "json")
 def compare(
     system: str,
     units_file: str | None,
@@ -438,13 +447,13 @@ def compare(
     check_seed(seed)
     check_at_least(threads, "--threads", 1)
     _check_distinct(lists)
-    out = Path(out_dir) if out_dir else Path("reports") / f"compare-{system}"
+    out = writable_dir(Path(out_dir) if out_dir else Path("reports") / f"compare-{system}")
     from analyzer.games import match_engine
-    from analyzer.match.cli import announce_compile, progress_bar
+    from analyzer.match.cli import announce_compile
 
     announce_compile(match_engine(system))
     n_pairs = len(lists) * (len(lists) - 1) // 2
-    with progress_bar(n_pairs * matches, "match") as bar:
+    with LazyBar("match", n_pairs * matches, f"compare {system}") as bar:
         result = compare_lists(
             system,
             list(lists),
@@ -457,7 +466,7 @@ def compare(
             threads=threads,
             out_dir=out,
             progress=bar.update,
-            pairing=lambda label: bar.set_description(label, refresh=False),
+            pairing=bar.describe,
         )
     written = write_comparison(result, out)
     if output_format == "json":
@@ -499,11 +508,6 @@ def report(results_dir: str, out_file: str | None) -> None:
     click.echo(f"report: {render_report(results_dir, out)}")
 
 
-def _progress_line(message: str) -> None:
-    """Overwrite one status line on the terminal."""
-    click.echo(f"\r\033[K{message}", err=True, nl=False)
-
-
 def run_click(command: click.Command, argv: Sequence[str]) -> None:
     """Run a click command with the CLI's error handling: one-line errors, exit code 2."""
     try:
@@ -522,6 +526,10 @@ def run_click(command: click.Command, argv: Sequence[str]) -> None:
     except AnalyzerError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
+    except OSError as err:  # e.g. a full disk while writing a chart: one line, work kept
+        where = f"{err.filename}: " if err.filename else ""
+        click.echo(f"error: {where}{err.strerror or err}", err=True)
+        sys.exit(2)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -533,13 +541,50 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _register_batch_commands() -> None:
     from analyzer.experiments.cli import fair_cost, sweep
     from analyzer.match.cli import match
+    from analyzer.meta.cli import balance_command, build_list_command, meta, robustness_command
 
     cli.add_command(match)
+    cli.add_command(meta)
+    cli.add_command(build_list_command)
+    cli.add_command(balance_command)
+    cli.add_command(robustness_command)
     cli.add_command(sweep)
     cli.add_command(fair_cost)
 
 
 _register_batch_commands()
+
+#: An example or two per command, shown at the end of its ``--help``.
+EXAMPLES = {
+    "roll": ["analyzer roll heroscape attack --attack 4 --defense 2 --height attacker"],
+    "duel": [
+        'analyzer duel heroscape --a "Agent SI-4X" --b "Ranoc Vipers" --start range 6',
+        "analyzer duel rapture --a Kyenar --b Raziel --trials 200000 --format json",
+    ],
+    "value": ["analyzer value d20 --out reports/value-d20"],
+    "match": [
+        "analyzer match rapture --list-a configs/rapture/lists/angels_vanguard.yaml "
+        "--list-b configs/rapture/lists/survivors_patrol.yaml --matches 5000",
+        "analyzer match d20 --list-a A.yaml --list-b B.yaml --matches 1 --trace 7",
+    ],
+    "compare": ["analyzer compare rapture --lists configs/rapture/lists/*.yaml --matches 2000"],
+    "sweep": ["analyzer sweep configs/experiments/heroscape_agent_cost.yaml --workers 0"],
+    "fair-cost": [
+        'analyzer fair-cost heroscape --unit "Agent SI-4X" '
+        "--field configs/experiments/fields/heroscape_field.yaml"
+    ],
+    "report": ["analyzer report reports/value-d20"],
+}
+
+
+def _add_examples() -> None:
+    for name, lines in EXAMPLES.items():
+        if name in cli.commands:
+            text = "\n".join(f"  {line}" for line in lines)
+            cli.commands[name].epilog = f"\b\nExamples:\n{text}"
+
+
+_add_examples()
 
 if __name__ == "__main__":
     main()

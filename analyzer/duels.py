@@ -26,6 +26,9 @@ from analyzer.stats import mean_and_se, proportion_se
 DRAW, WIN_A, WIN_B = 0, 1, 2
 STARTS = ("melee", "range")
 FIRST = ("a", "b", "alternate")
+#: Largest starting distance of a duel in any system (cm, TILES, squares or Heroscape
+#: spaces); a system may allow less (Heroscape: ``heroscape.duel.MAX_START_SPACES``).
+MAX_DISTANCE = 10_000.0
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,11 @@ class DuelOptions:
             raise InputError(f"--start must be one of {', '.join(STARTS)}")
         if self.first not in FIRST:
             raise InputError(f"--first must be one of {', '.join(FIRST)}")
-        if self.distance < 0:
-            raise InputError("the starting distance must be >= 0")
+        if not 0 <= self.distance <= MAX_DISTANCE:  # also rejects nan
+            raise InputError(
+                f"the starting distance must be a number from 0 to {MAX_DISTANCE:,.0f} "
+                f"(got {self.distance})"
+            )
         if not 1 <= self.max_rounds <= 100:
             raise InputError("the round cap must be between 1 and 100")
 

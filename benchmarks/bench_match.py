@@ -72,7 +72,8 @@ def cold_compile(system: str, lists: tuple[str, str]) -> float:
         "import time; t = time.perf_counter()\n"
         "from analyzer.games import match_engine\nfrom analyzer.match import prepare\n"
         "from analyzer.match.runner import run_records\n"
-        f"e = match_engine({system!r}); s = prepare({system!r}, {lists[0]!r}, {lists[1]!r})\n"
+        f"e = match_engine({system!r})\n"
+        f"s = prepare({system!r}, {str(lists[0])!r}, {str(lists[1])!r})\n"
         "run_records(e, s, 4, 1, threads=1); print(time.perf_counter() - t)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -94,8 +95,8 @@ def main() -> None:
     engine = match_engine(args.system)
     folder = paths.system_config(args.system, "lists")
     names = DEFAULT_LISTS.get(args.system)
-    found = sorted(folder.glob("*.yaml"))
-    default = (folder / f"{names[0]}.yaml", folder / f"{names[1]}.yaml") if names else found[:2]
+    found = C.sample_sides(engine)  # the engine's sample sides (a roster and a hostile force)
+    default = (folder / f"{names[0]}.yaml", folder / f"{names[1]}.yaml") if names else found
     lists = (Path(args.list_a or default[0]), Path(args.list_b or default[1]))
     if args.cold:
         print(f"cold compile of the {args.system} engine: {cold_compile(args.system, lists):.1f} s")

@@ -73,9 +73,18 @@ def test_duel_start_range_distance_is_parsed(capsys):
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (["duel", "d20", "--a", "Nobody", "--b", "Trooper"], "no unit named 'Nobody'"),
+        (["duel", "d20", "--a", "Nobody", "--b", "Trooper"], "unknown unit 'Nobody'"),
         (["duel", "d20", "--a", "Telepath", "--b", "Trooper", "--start", "far"], "--start"),
         (["duel", "d20", "--a", "Telepath", "--b", "Trooper", "--first", "c"], "--first"),
+        (
+            ["duel", "d20", "--a", "Telepath", "--b", "Trooper", "--start", "ranged", "12"],
+            "--start must be 'melee' or 'range R' (got 'ranged 12')",
+        ),
+        (  # a near miss is named, and names with commas stay readable
+            ["duel", "heroscape", "--a", "Agent SI-4", "--b", "Scarlett"],
+            "did you mean 'Agent SI-4X'? (units: 'Gelryie Vanguards'; 'Agent SI-4X'; "
+            "'Cainak, Private Eye';",
+        ),
     ],
 )
 def test_duel_bad_input_is_one_line(argv, fragment, capsys):

@@ -68,7 +68,8 @@ def test_json_output_schema(system, name, capsys):
     assert sum(row["exact"] for row in doc["distribution"]) == pytest.approx(1, abs=1e-12)
     assert sum(row["mc"] for row in doc["distribution"]) == pytest.approx(1, abs=1e-12)
     for row in doc["distribution"]:
-        assert set(row) == {"outcome", "exact", "mc", "se"}
+        assert set(row) == {"outcome", "exact", "mc", "se", "at_least_exact", "at_least_mc",
+                            "at_least_se"}  # fmt: skip
         assert row["se"] >= 0
     assert set(doc["mean"]) == {"exact", "mc", "se"}
     for event in mech.events:
@@ -81,12 +82,15 @@ def test_table_and_csv_output(system, name, capsys):
     assert code == 0 and "exact" in out and "mean" in out
     code, out, _ = run_cli([*cli_args(system, name), "--trials", "1000", "--format", "csv"], capsys)
     lines = out.strip().splitlines()
-    assert code == 0 and lines[0] == "outcome,exact,mc,se"
-    assert len(lines) == 1 + len(
-        get_mechanic(system, name)
-        .exact(get_mechanic(system, name).prepare(get_mechanic(system, name).example))
-        .probs
-    )
+    header = lines[0].split(",")
+    assert code == 0 and header[:2] == ["system", "mechanic"]
+    assert header[-5:] == ["quantity", "outcome", "exact", "mc", "se"]
+    mech = get_mechanic(system, name)
+    n_outcomes = len(mech.exact(mech.prepare(mech.example)).probs)
+    rows = [line for line in lines[1:] if ",P(X=k)," in line]
+    assert len(rows) == n_outcomes
+    assert sum(",P(X>=k)," in line for line in lines) == n_outcomes
+    assert len(lines) == 1 + 2 * n_outcomes + 1 + len(mech.events)  # + mean and events
 
 
 @pytest.mark.parametrize(("system", "name"), ALL)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError
+from analyzer.outputs import atomic_write_json, write_table
 from analyzer.stats import Z95, bradley_terry, wilson_interval
 
 ELO_PER_LOGIT = 400 / math.log(10)
@@ -152,11 +153,36 @@ def _pair_key(files: list[Path], settings: dict[str, Any]) -> str:
     return digest({"files": contents, **settings})
 
 
+def _pair_checksum(result: dict[str, Any]) -> str:
+    from analyzer.experiments.tasks import digest
+
+    return digest(result, length=64)
+
+
 def _store(path: Path, data: dict[str, Any]) -> None:
+    """A finished pairing, with the checksum of its numbers, written atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_json(path, {"result": data, "sha256": _pair_checksum(data)}, indent=None)
+
+
+def _stored_pair(path: Path, i: int, j: int) -> PairResult | None:
+    """The pairing kept in ``path``, or None (with a warning) if the file is truncated,
+    edited (checksum differs), of an older format or not a pairing: it is recomputed."""
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        data = stored["result"]
+        if stored["sha256"] != _pair_checksum(data):
+            raise ValueError("checksum differs")
+        return PairResult(**{**data, "i": i, "j": j})
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        if isinstance(err, json.JSONDecodeError):
+            why = "not valid JSON (truncated?)"
+        elif isinstance(err, KeyError | TypeError):
+            why = "not a pairing file of this version"
+        else:
+            why = (err.strerror or str(err)) if isinstance(err, OSError) else str(err)
+        print(f"warning: {path}: {why}; recomputing this pairing", file=sys.stderr)
+        return None
 
 
 def _play_pair(system: str, i: int, j: int, run: dict[str, Any]) -> PairResult:
@@ -234,9 +260,9 @@ def compare_lists(
         for j in range(i + 1, k):
             key = _pair_key([units_path, files[i], files[j]], {**settings, "pair": pair})
             path = store / f"{key}.json" if store is not None else None
-            if path is not None and path.exists():
-                stored = json.loads(path.read_text(encoding="utf-8"))
-                result = PairResult(**{**stored, "i": i, "j": j})
+            kept = _stored_pair(path, i, j) if path is not None and path.exists() else None
+            if kept is not None:
+                result = kept
                 if progress:
                     progress(result.matches)
             else:
@@ -302,10 +328,10 @@ def write_comparison(result: Comparison, out: str | Path) -> dict[str, Path]:
     (out / "charts").mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     for label, table in (("pairs", result.pair_table()), ("ratings", result.rating_table())):
-        table.to_parquet(out / f"compare_{label}.parquet", index=False)
-        table.to_csv(out / f"compare_{label}.csv", index=False)
+        write_table(table, out / f"compare_{label}.parquet")
+        write_table(table, out / f"compare_{label}.csv")
         written[f"{label}_csv"] = out / f"compare_{label}.csv"
-    (out / "compare.json").write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
+    atomic_write_json(out / "compare.json", result.to_dict())
     written["json"] = out / "compare.json"
     title = f"{result.policy} vs {result.policy}, {result.matches:,} matches per pair"
     written["matrix"] = score_matrix_chart(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from analyzer.duels import DuelOptions, DuelResult, run_duel
-from analyzer.errors import InputError
+from analyzer.errors import InputError, unknown_name
 from analyzer.games import system_module
 from analyzer.paths import system_config
 
@@ -28,7 +28,7 @@ def load_units(system: str, path: str | Path | None = None) -> dict[str, Any]:
 def pick(cards: dict[str, Any], name: str, path: str | Path) -> Any:
     """The card called ``name`` or a one-line error naming the file and the choices."""
     if name not in cards:
-        raise InputError(f"{path}: no unit named {name!r} (units: {', '.join(cards)})")
+        raise InputError(f"{path}: {unknown_name('unit', name, cards)}")
     return cards[name]
 
 
@@ -157,7 +157,7 @@ def check_options(
     """
     unknown = sorted(set(values) - set(kinds) - set(also_known))
     if unknown:
-        known = ", ".join(sorted({*kinds, *also_known})) or "none"
+        known = ", ".join(sorted(kinds)) or "none"  # ``also_known`` have their own flags
         raise InputError(f"unknown {what}(s) {', '.join(unknown)} (known: {known})")
     checked: dict[str, Any] = {}
     for name, value in values.items():

@@ -20,6 +20,9 @@ Per unit, against the whole field (``opponent = "(field)"``):
 * ``fair_cost``: the cost at which ``u``'s value per point would equal the
   field median, ``value_index(u) / median_w value_per_point(w)``.
 
+The ``method`` column says how a row was obtained: ``exact`` (from the exact roll and
+Markov-chain distributions: ``n`` 0 and SE 0 by construction) or ``monte carlo``.
+
 Standard errors of the aggregates propagate the duels' independent Monte
 Carlo errors; exact metrics have SE 0.
 """
@@ -39,7 +42,9 @@ from analyzer.analysis.duel import duel_cards
 from analyzer.config.loader import Problems, load_model
 from analyzer.config.models import StrictModel
 from analyzer.duels import DuelOptions, DuelResult
+from analyzer.errors import unknown_name
 from analyzer.games import system_module
+from analyzer.outputs import write_table
 from analyzer.provenance import data_hash, versions
 from analyzer.stats import Z95
 
@@ -49,6 +54,7 @@ COLUMNS = [
     "unit",
     "opponent",
     "metric",
+    "method",
     "n",
     "estimate",
     "se",
@@ -91,7 +97,7 @@ def load_field(path: str | Path, cards: dict[str, Any], system: str) -> list[str
     data, problems = _load_field_file(path, system)
     for i, name in enumerate(data.opponents):
         if name not in cards:
-            problems.add(["opponents", i], f"unknown unit {name!r}")
+            problems.add(["opponents", i], unknown_name("unit", name, cards))
     if not data.opponents and not data.lists:
         problems.add(["opponents"], "names no opponent units (this use needs unit names)")
     elif not data.opponents:
@@ -128,6 +134,8 @@ def _row(
         "unit": unit,
         "opponent": opponent,
         "metric": metric,
+        # exact metrics (expected wounds, kill chances) have no trials: n 0, SE 0
+        "method": "exact" if n == 0 else "monte carlo",
         "n": n,
         "estimate": estimate,
         "se": se,
@@ -176,10 +184,12 @@ def value_table(
     trials: int,
     seed: int,
     options: DuelOptions | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     rule_options: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """The tidy point-efficiency table (see the module docstring for the metrics)."""
+    """The tidy point-efficiency table (see the module docstring for the metrics).
+
+    ``progress(done, total, label)`` is called after each duel."""
     options = options or DuelOptions()
     duel_module = system_module(system, "duel")
     # units without a points cost (Rapture's "Ø") have no value per point: opponents only
@@ -188,12 +198,12 @@ def value_table(
     pairs = sorted({_pair(u, v) for u in names for v in opponents[u]})
     duels: dict[tuple[str, str], DuelResult] = {}
     for i, (u, v) in enumerate(pairs):
-        if progress:
-            progress(f"duel {i + 1}/{len(pairs)}: {u} vs {v}")
         # one task per unordered pair: its position in the sorted pair list
         duels[(u, v)] = duel_cards(
             system, cards[u], cards[v], options, trials, seed, rule_options, task=(i,)
         )
+        if progress:
+            progress(i + 1, len(pairs), f"{u} vs {v}")
     rows: list[dict[str, Any]] = []
     for u in names:
         points_u = cards[u].points
@@ -288,6 +298,24 @@ def _field_rows(pairs: pd.DataFrame, cards: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: How ``value`` prices a unit, in words (printed under its table and in its report).
+VALUE_CRITERION = (
+    "fair cost = the unit's value index divided by the field's median value per point, "
+    "all at today's costs (one evaluation; `analyzer fair-cost` instead re-measures the "
+    "whole field at each candidate cost, against the field file it is given, so the two "
+    "answers differ when their fields differ)"
+)
+
+
+def field_description(
+    units_path: Path, field_file: str | Path | None, field: Sequence[str] | None
+) -> str:
+    """Which opponents a value table measured every unit against, in words."""
+    if field_file is None:
+        return f"every other unit of {units_path}"
+    return f"the {len(field or [])} opponents of {field_file} ({', '.join(field or [])})"
+
+
 def unit_summary(table: pd.DataFrame, cards: dict[str, Any]) -> pd.DataFrame:
     """One row per unit: points and the field-level metrics (estimate and SE), best first."""
     field_rows = table[table["opponent"] == FIELD]
@@ -305,6 +333,6 @@ def write_outputs(
     out_dir.mkdir(parents=True, exist_ok=True)
     table = table.assign(rules_hash=data_hash(*inputs, system=system))
     paths = {"parquet": out_dir / "value.parquet", "csv": out_dir / "value.csv"}
-    table.to_parquet(paths["parquet"], index=False)
-    table.to_csv(paths["csv"], index=False)
+    write_table(table, paths["parquet"])
+    write_table(table, paths["csv"])
     return paths

@@ -20,6 +20,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from analyzer.config.yaml_io import ConfigError, load_yaml
 
 Model = TypeVar("Model", bound=BaseModel)
+#: Problems of one file printed at most; the rest are counted ("... and 12 more problems").
+MAX_REPORTED = 20
 Loc = Sequence[str | int]
 
 
@@ -85,8 +87,13 @@ class Problems:
             self.add(loc, message)
 
     def raise_if_any(self) -> None:
-        if self.lines:
-            raise ConfigError("\n".join(self.lines))
+        """Raise one ConfigError: the first :data:`MAX_REPORTED` problems and how many more."""
+        lines = self.lines
+        if len(lines) > MAX_REPORTED:
+            more = len(lines) - MAX_REPORTED
+            lines = [*lines[:MAX_REPORTED], f"{self.path}: ... and {more:,} more problems"]
+        if lines:
+            raise ConfigError("\n".join(lines))
 
 
 def _is_union_tag(part: Any) -> bool:
@@ -102,10 +109,14 @@ def register_union_tags(*tags: str) -> None:
     _UNION_TAGS.update(tags)
 
 
-def load_model(path: str | Path, model: type[Model]) -> tuple[Model, Any]:
+def load_model(
+    path: str | Path, model: type[Model], system: str | None = None
+) -> tuple[Model, Any]:
     """Parse and validate ``path``; return the model and the raw ruamel document.
 
-    Raises :class:`ConfigError` with every problem of the file, one per line.
+    Raises :class:`ConfigError` with every problem of the file, one per line.  With
+    ``system``, an invalid file whose ``system:`` names another system gets that one
+    line rather than a complaint about each of its fields.
     """
     doc = load_yaml(path)
     problems = Problems(path, doc)
@@ -115,7 +126,15 @@ def load_model(path: str | Path, model: type[Model]) -> tuple[Model, Any]:
     try:
         value = model.model_validate(to_plain(doc))
     except ValidationError as err:
-        problems.add_validation_error(err)
+        found = doc.get("system") if isinstance(doc, dict) else None
+        if system is not None and isinstance(found, str) and found != system:
+            problems.add(
+                ["system"],
+                f"expected {system!r}, found {found!r} (a file of another system; "
+                "its fields are not checked)",
+            )
+        else:
+            problems.add_validation_error(err)
         problems.raise_if_any()
         raise  # unreachable: a ValidationError always has at least one problem
     return value, doc

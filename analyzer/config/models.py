@@ -24,6 +24,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from analyzer.config.loader import Problems, load_model
 from analyzer.config.yaml_io import ConfigError
+from analyzer.errors import unknown_name
 
 
 def _leaf_types(annotation: Any) -> set[Any]:
@@ -144,11 +145,15 @@ class UnitFile(StrictModel, Generic[Card]):
     units: list[Card] = Field(min_length=1)
 
 
+#: Most copies of one card in an army list line (a bound: match engines size arrays by it).
+MAX_COPIES = 100
+
+
 class ListEntry(StrictModel):
     """One line of an army list: a unit card by name, optionally several copies."""
 
     unit: str = Field(min_length=1)
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COPIES)
 
 
 class ArmyListBase(StrictModel):
@@ -161,7 +166,7 @@ class ArmyListBase(StrictModel):
 
 def load_cards(path: str | Path, file_model: type[UnitFile[Any]], system: str) -> dict[str, Any]:
     """Load a unit file; cards by name.  Duplicate names and a wrong ``system`` are errors."""
-    data, doc = load_model(path, file_model)
+    data, doc = load_model(path, file_model, system)
     problems = Problems(path, doc)
     if data.system != system:
         problems.add(["system"], f"expected {system!r}, found {data.system!r}")
@@ -182,13 +187,13 @@ def load_army_list(
     Returns the list and a :class:`Problems` collector for the system's own
     construction rules; call ``problems.raise_if_any()`` when they are checked.
     """
-    army, doc = load_model(path, list_model)
+    army, doc = load_model(path, list_model, system)
     problems = Problems(path, doc)
     if army.system != system:
         problems.add(["system"], f"expected {system!r}, found {army.system!r}")
     for i, entry in enumerate(army.units):
         if entry.unit not in cards:
-            problems.add(["units", i, "unit"], f"unknown unit {entry.unit!r}")
+            problems.add(["units", i, "unit"], unknown_name("unit", entry.unit, cards))
     return army, problems
 
 

@@ -109,6 +109,24 @@ class Estimate:
     def as_dict(self) -> dict[str, float | None]:
         return {"exact": self.exact, "mc": self.mc, "se": self.se}
 
+    @property
+    def z(self) -> float | None:
+        """How many SEs the MC estimate lies from the exact value (None if either is missing)."""
+        return mc_z(self.exact, self.mc, self.se)
+
+
+def mc_z(exact: float | None, mc: float | None, se: float | None) -> float | None:
+    """``(mc - exact) / se``: how far Monte Carlo lies from the exact value, in SEs.
+
+    None without both values, or when the sample has no spread (SE 0) and the two still
+    differ: an event too rare to have been seen (exact 2e-10, MC 0) has no usable SE.
+    """
+    if exact is None or mc is None or se is None:
+        return None
+    if se == 0:
+        return 0.0 if abs(mc - exact) <= 1e-9 * max(1.0, abs(exact)) else None
+    return (mc - exact) / se
+
 
 @dataclass(frozen=True)
 class RollResult:
@@ -129,14 +147,23 @@ class RollResult:
         """One row per possible outcome: exact probability, MC estimate and its SE."""
         rows = []
         for i, outcome in enumerate(self.outcomes):
-            mc = se = None
-            if self.counts is not None:
-                mc = float(self.counts[i]) / self.trials
-                se = float(proportion_se(int(self.counts[i]), self.trials))
-            rows.append(
-                {"outcome": int(outcome), "exact": float(self.exact[i]), "mc": mc, "se": se}
-            )
+            row: dict[str, Any] = {"outcome": int(outcome), "exact": float(self.exact[i])}
+            row.update(self._estimate(self.counts[i] if self.counts is not None else None))
+            tail = self.counts[i:].sum() if self.counts is not None else None
+            at_least = self._estimate(tail)
+            row["at_least_exact"] = float(self.exact[i:].sum())
+            row.update({f"at_least_{key}": value for key, value in at_least.items()})
+            rows.append(row)
         return rows
+
+    def _estimate(self, count: Any) -> dict[str, float | None]:
+        """MC share and SE of ``count`` hits (None, None without a Monte Carlo run)."""
+        if count is None:
+            return {"mc": None, "se": None}
+        return {
+            "mc": float(count) / self.trials,
+            "se": float(proportion_se(int(count), self.trials)),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``analyzer roll --format json``."""

@@ -13,6 +13,8 @@ from typing import Any
 
 import matplotlib
 
+from analyzer.outputs import save_figure
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
@@ -79,7 +81,7 @@ def heatmap(
     ax.set_title(f"{plan.name}: {quantity} (±95% CI)" + (f"\n{sub}" if sub else ""))
     fig.colorbar(image, ax=ax, label=quantity)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -117,7 +119,7 @@ def line_chart(
         ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 

@@ -8,6 +8,7 @@ as ``python -m analyzer.experiments SPEC.yaml``.
 from __future__ import annotations
 
 import json
+import math
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -17,7 +18,9 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
+from analyzer.cli_options import SEED_HELP, format_option
 from analyzer.errors import InputError
+from analyzer.experiments.executor import WORKER_TIMEOUT
 from analyzer.games import SYSTEMS
 
 
@@ -39,6 +42,14 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+_PROGRESS_OPTION = click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="--progress: a bar even off a terminal; --no-progress: silent "
+    "(default: a bar on a terminal, a status line every 30 s otherwise)",
+)
+
+
 @click.command()
 @click.argument("spec", type=click.Path(dir_okay=False))
 @click.option(
@@ -52,15 +63,23 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     "--workers",
     type=int,
     default=None,
-    help="local Dask worker processes (default: all cores; 0: serial, in this process)",
+    help="N: an embedded local Dask cluster of N worker processes; 0 (default without "
+    "--scheduler or Dask config): serial, in this process, faster on one machine",
 )
 @click.option(
     "--scheduler",
     default=None,
     metavar="tcp://HOST:PORT",
-    help="run on this Dask scheduler (default: Dask's config, else an embedded local cluster)",
+    help="run on this Dask scheduler (default: Dask's scheduler-address config, else serial)",
 )
 @click.option("--chunk", type=int, default=None, help="blocks per Dask task (default: automatic)")
+@click.option(
+    "--worker-timeout",
+    type=float,
+    default=WORKER_TIMEOUT,
+    show_default=True,
+    help="seconds to wait for a worker to join --scheduler",
+)
 @click.option(
     "--trials",
     type=int,
@@ -79,18 +98,9 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     "--max-trials", type=int, default=None, help="cap of --until-ci, trials per task and cell"
 )
 @click.option("--no-charts", is_flag=True, default=False, help="skip the PNG charts")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="progress bar (default: only on a terminal)",
-)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(("table", "json", "csv")),
-    default="table",
-    show_default=True,
-    help="what to print: summary table, or the results table as JSON / CSV",
+@_PROGRESS_OPTION
+@format_option(
+    "table", "json", "csv", help="what to print: summary table, or the results table as JSON / CSV"
 )
 def sweep(
     spec: str,
@@ -98,6 +108,7 @@ def sweep(
     workers: int | None,
     scheduler: str | None,
     chunk: int | None,
+    worker_timeout: float,
     trials: int | None,
     seed: int | None,
     until_ci: float | None,
@@ -115,6 +126,9 @@ def sweep(
     check_between(max_trials, "--max-trials", 1)
     check_seed(seed)
     check_scheduler(scheduler)
+    check_between(chunk, "--chunk", 1)
+    if not 0 < worker_timeout < math.inf:  # also rejects nan
+        raise InputError(f"--worker-timeout must be a number of seconds > 0 (got {worker_timeout})")
     try:
         with _sigterm_as_interrupt():
             outcome = run_sweep(
@@ -123,6 +137,7 @@ def sweep(
                 workers=workers,
                 scheduler=scheduler,
                 chunk=chunk,
+                worker_timeout=worker_timeout,
                 trials=trials,
                 seed=seed,
                 until_ci=until_ci,
@@ -167,7 +182,7 @@ def sweep(
     help="duels per pairing (default 65,536) or matches per pair of lists (default 4,096); "
     "at most 100,000,000",
 )
-@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--seed", type=int, default=2026, show_default=True, help=SEED_HELP)
 @click.option("--block-size", type=int, default=None, help="default 4,096 duels or 256 matches")
 @click.option(
     "--low", type=int, default=None, help="lowest cost to search, >= 1 (default: automatic)"
@@ -182,7 +197,11 @@ def sweep(
     "a bare 'range' starts at 12",
 )
 @click.option(
-    "--first", type=click.Choice(("a", "b", "alternate")), default="alternate", show_default=True
+    "--first",
+    type=click.Choice(("a", "b", "alternate")),
+    default="alternate",
+    show_default=True,
+    help="duels: who takes the first activation (a, b, or alternating by trial)",
 )
 @click.option(
     "--max-rounds",
@@ -208,9 +227,8 @@ def sweep(
     default=None,
     help="results folder (default: reports/fair-cost-UNIT)",
 )
-@click.option(
-    "--format", "output_format", type=click.Choice(("table", "json", "csv")), default="table"
-)
+@_PROGRESS_OPTION
+@format_option("table", "json", "csv")
 def fair_cost(
     system: str,
     units_file: str | None,
@@ -229,6 +247,7 @@ def fair_cost(
     workers: int | None,
     scheduler: str | None,
     out_dir: str | None,
+    progress: bool | None,
     output_format: str,
 ) -> None:
     """Points cost at which UNIT is fairly priced against a field (bisection on CRN).
@@ -280,7 +299,7 @@ def fair_cost(
             out_dir=out_dir,
             workers=workers,
             scheduler=scheduler,
-            progress=lambda msg: click.echo(f"evaluating {msg}", err=True),
+            progress=progress,
         )
     except ValidationError as err:  # a value a settings model refused: name the option
         raise InputError(_validation_message(err)) from None
@@ -291,6 +310,7 @@ def fair_cost(
         click.echo(table.to_csv(index=False).rstrip("\n"))
     else:
         click.echo(result.sentence())
+        click.echo(result.field_sentence())
         for note in result.notes:
             click.echo(f"note: {note}")
         click.echo(result.trace().to_string(index=False, float_format=lambda v: f"{v:.4f}"))

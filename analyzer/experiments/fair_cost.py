@@ -42,7 +42,7 @@ import pandas as pd
 
 from analyzer import paths
 from analyzer.analysis.value import field_lists, load_field
-from analyzer.errors import AnalyzerError, InputError
+from analyzer.errors import AnalyzerError, InputError, unknown_name
 from analyzer.experiments.executor import make_executor
 from analyzer.experiments.metrics import (
     CellPlan,
@@ -54,7 +54,7 @@ from analyzer.experiments.metrics import (
     ValueMetric,
     ValueSection,
 )
-from analyzer.experiments.runner import SweepRun, execute
+from analyzer.experiments.runner import BlockProgress, SweepRun, execute
 from analyzer.experiments.spec import (
     Cell,
     SweepFile,
@@ -66,6 +66,7 @@ from analyzer.experiments.spec import (
 from analyzer.experiments.tasks import digest
 from analyzer.experiments.variations import set_stat
 from analyzer.games import system_module
+from analyzer.outputs import atomic_write, atomic_write_text, writable_dir
 from analyzer.provenance import data_hash, versions
 
 MAX_COST = 100_000
@@ -79,6 +80,7 @@ class Evaluation:
     gap: float
     detail: dict[str, float]
     run: SweepRun
+    gap_se: float = math.nan  # delete-one-block jackknife SE of ``gap``
 
 
 @dataclass
@@ -101,6 +103,8 @@ class FairCost:
     opponents: list[str]
     criterion: str = "value_per_point = field median"
     notes: list[str] = field(default_factory=list)
+    field_file: str = ""
+    criterion_words: str = ""
 
     def table(self) -> pd.DataFrame:
         """One tidy row with provenance."""
@@ -120,6 +124,8 @@ class FairCost:
                     "n": self.trials,
                     "blocks": self.blocks,
                     "field": "; ".join(self.opponents),
+                    "field_file": self.field_file,
+                    "criterion_words": self.criterion_words,
                     "seed": self.seed,
                     "rules_hash": self.rules_hash,
                     "notes": "; ".join(self.notes),
@@ -132,7 +138,7 @@ class FairCost:
         """Every cost evaluated: the figures of the criterion and the gap."""
         return pd.DataFrame(
             [
-                {"cost": e.cost, **e.detail, "gap": e.gap}
+                {"cost": e.cost, **e.detail, "gap": e.gap, "gap_se": e.gap_se}
                 for e in sorted(self.evaluations, key=lambda e: e.cost)
             ]
         )
@@ -152,6 +158,13 @@ class FairCost:
             f"now: {verdict} against this field"
         )
 
+    def field_sentence(self) -> str:
+        """What the answer is relative to: the field and the criterion, in words."""
+        return (
+            f"Field: {self.field_file} ({len(self.opponents)} entries: "
+            f"{', '.join(self.opponents)}). Criterion: {self.criterion_words}."
+        )
+
 
 class _Criterion:
     """The cells of one cost and the gap ``f`` computed from their runs."""
@@ -166,7 +179,7 @@ class _Criterion:
         units = system_module(system, "units")
         self.cards = dict(units.load_units(units_path))
         if unit not in self.cards:
-            raise InputError(f"{units_path}: no unit named {unit!r}")
+            raise InputError(f"{units_path}: {unknown_name('unit', unit, self.cards)}")
         self.system, self.unit, self.seed = system, unit, seed
         self.block_size = block_size
         self.blocks = blocks_for(trials, block_size)
@@ -254,6 +267,12 @@ class _ValueCriterion(_Criterion):
     """Cells of one cost: the unit against the field, each field unit against the rest."""
 
     criterion = "value_per_point = field median"
+    criterion_words = (
+        "the unit's value per point (expected opponent points removed in one-on-one duels "
+        "against the field's units, per own point) equals the median value per point of "
+        "the field's units, each measured against the rest of the field and the unit at "
+        "that cost"
+    )
 
     def __init__(self, system: str, units_path: Path, field_path: Path, unit: str,
                  trials: int, seed: int, block_size: int, options: dict[str, Any],
@@ -306,6 +325,10 @@ class _MatchCriterion(_Criterion):
     """Cells of one cost: every field list holding the unit against every other list."""
 
     criterion = "score of the unit's lists against the field = 1/2"
+    criterion_words = (
+        "the field's army lists that hold the unit score half their matches (wins + "
+        "draws/2) against the lists that do not, in full AI-vs-AI matches"
+    )
 
     def __init__(self, system: str, units_path: Path, field_path: Path, unit: str,
                  trials: int, seed: int, block_size: int, lists: list[Path],
@@ -371,7 +394,7 @@ def fair_cost(
     out_dir: str | Path | None = None,
     workers: int | None = 0,
     scheduler: str | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: bool | None = None,
 ) -> FairCost:
     """Fair cost of ``unit`` against the field of ``field_file`` (see the module docstring).
 
@@ -401,17 +424,24 @@ def fair_cost(
             dict(options or {}), dict(rules or {}),
         )  # fmt: skip
     current = int(problem.cards[unit].points)
-    out = Path(out_dir) if out_dir else Path("reports") / f"{problem.spec.name}"
+    out = writable_dir(Path(out_dir) if out_dir else Path("reports") / f"{problem.spec.name}")
     executor = make_executor(workers, scheduler)
     evaluations: dict[int, Evaluation] = {}
+    if lists and progress is not False:
+        from analyzer.experiments.sweep import announce_compile_for
+
+        announce_compile_for(system, "matches")
+    bar = BlockProgress(progress, f"fair-cost {unit}")
 
     def evaluate(cost: int) -> Evaluation:
         if cost not in evaluations:
-            if progress:
-                progress(f"cost {cost}")
+            bar.describe(f"fair-cost {unit}: cost {cost} ({len(evaluations)} costs evaluated)")
             plan = problem.plan(cost)
-            run = execute(plan, out / "blocks-store", executor=executor, progress=False)
-            evaluations[cost] = Evaluation(cost, problem.gap(run), problem.detail(run), run)
+            run = execute(plan, out / "blocks-store", executor=executor, progress=bar)
+            replicates = np.array([problem.gap(run, b) for b in range(problem.blocks)])
+            evaluations[cost] = Evaluation(
+                cost, problem.gap(run), problem.detail(run), run, _jackknife_se(replicates)
+            )
         return evaluations[cost]
 
     try:
@@ -427,6 +457,7 @@ def fair_cost(
             else:
                 hi = mid
     finally:
+        bar.close()
         executor.close()
     e_lo, e_hi = evaluations[lo], evaluations[hi]
     root = _interpolate(lo, e_lo.gap, e_hi.gap)
@@ -437,7 +468,7 @@ def fair_cost(
             for b in range(blocks)
         ]
     )
-    se = math.sqrt((blocks - 1) / blocks * float(((replicates - replicates.mean()) ** 2).sum()))
+    se = _jackknife_se(replicates)
     from scipy import stats
 
     t = float(stats.t.ppf(0.975, blocks - 1))
@@ -457,6 +488,8 @@ def fair_cost(
         rules_hash=problem.rules_hash,
         opponents=problem.field,
         criterion=problem.criterion,
+        field_file=str(field_file),
+        criterion_words=problem.criterion_words,
         notes=[
             *([problem.trials_note] if problem.trials_note else []),
             *_monotonicity_notes(list(evaluations.values())),
@@ -476,6 +509,12 @@ def _monotonicity_notes(evaluations: list[Evaluation]) -> list[str]:
         f"the gap rose with the cost at {', '.join(rises)}: the criterion is not monotone "
         "in the cost here (the AI's choices depend on it), so other roots may exist"
     ]
+
+
+def _jackknife_se(replicates: np.ndarray) -> float:
+    """SE from delete-one-block replicates: ``sqrt((B - 1) / B * sum((r - mean(r))^2))``."""
+    blocks = len(replicates)
+    return math.sqrt((blocks - 1) / blocks * float(((replicates - replicates.mean()) ** 2).sum()))
 
 
 def _interpolate(lo: int, gap_lo: float, gap_hi: float) -> float:
@@ -535,6 +574,10 @@ def _bracket(
 
 def _write(result: FairCost, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    result.table().to_parquet(out / "fair_cost.parquet", index=False)
-    result.table().to_csv(out / "fair_cost.csv", index=False)
-    result.trace().to_csv(out / "fair_cost_trace.csv", index=False)
+    table, trace = result.table(), result.trace()
+    atomic_write(out / "fair_cost.parquet", lambda tmp: table.to_parquet(tmp, index=False))
+    atomic_write_text(out / "fair_cost.csv", table.to_csv(index=False))
+    atomic_write_text(out / "fair_cost_trace.csv", trace.to_csv(index=False))
+    from analyzer.reporting.charts import fair_cost_chart
+
+    fair_cost_chart(result, out / "fair_cost.png")

@@ -18,7 +18,6 @@ import math
 import os
 import platform
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,10 +28,17 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import AnalyzerError
-from analyzer.experiments.executor import DaskExecutor, Job, SerialExecutor, make_executor
+from analyzer.experiments.executor import (
+    WORKER_TIMEOUT,
+    DaskExecutor,
+    Job,
+    SerialExecutor,
+    make_executor,
+)
 from analyzer.experiments.spec import SweepPlan
 from analyzer.experiments.store import SWEEP, BlockStore, atomic_write_json
 from analyzer.experiments.tasks import block_id, task_id
+from analyzer.outputs import OutputError
 from analyzer.provenance import versions
 from analyzer.stats import Z95
 
@@ -109,8 +115,9 @@ def next_target(current: int, half_width: float, goal: float, cap: int) -> int:
     """Blocks to reach ``goal`` from ``current`` blocks at ``half_width`` (SE ~ 1/sqrt(n))."""
     if not math.isfinite(half_width):
         return min(cap, current * 2)
-    needed = math.ceil(current * (half_width / goal) ** 2 * 1.05)
-    return min(cap, max(current + 1, min(needed, MAX_GROWTH * current)))
+    needed = current * (half_width / goal) ** 2 * 1.05  # may overflow to inf: capped below
+    grown = MAX_GROWTH * current if needed > MAX_GROWTH * current else math.ceil(needed)
+    return min(cap, max(current + 1, grown))
 
 
 def auto_chunk(missing: int, workers: int) -> int:
@@ -118,25 +125,60 @@ def auto_chunk(missing: int, workers: int) -> int:
     return max(1, min(MAX_AUTO_CHUNK, math.ceil(missing / (CHUNKS_PER_WORKER * max(workers, 1)))))
 
 
-class _Progress:
-    """tqdm on a terminal (or when forced), silent otherwise."""
+class BlockProgress:
+    """Blocks computed, as a bar (terminal) or status lines (else); see :mod:`analyzer.progress`.
+
+    ``enabled``: None picks by the terminal, True forces the bar, False is silent.  A
+    precision target (``until_ci``) asks for more blocks while planned ones are still
+    running: those are queued for a next round ("more blocks for the CI target, round
+    2") so that the bar's percentage never falls back.  One instance can span several
+    :func:`execute` calls (``fair-cost`` passes its own, relabelled per cost).
+    """
 
     def __init__(self, enabled: bool | None, label: str) -> None:
-        from tqdm.auto import tqdm
+        from analyzer.progress import progress_bar
 
-        disable = None if enabled is None else not enabled
-        self.bar = tqdm(total=0, unit="block", desc=label, disable=disable, file=sys.stderr)
+        self.label = label
+        self.round = 1
+        self.queued = 0  # blocks asked for after the current round's total was set
+        self.relabelled = False  # described anew: the next blocks are a new piece of work
+        self.bar = progress_bar(0, "block", label, force=enabled) if enabled is not False else None
+
+    def describe(self, label: str) -> None:
+        """A new label: the next blocks are a new piece of work (e.g. another cost)."""
+        self.label, self.relabelled, self.round = label, True, 1
+        if self.bar is not None:
+            self.bar.set_description(label, refresh=False)
 
     def grow(self, n: int) -> None:
-        if n:
-            self.bar.total += n
-            self.bar.refresh()
+        if not n or self.bar is None:
+            return
+        if self.relabelled:
+            self.bar.reset(total=n)
+            self.relabelled = False
+        elif not self.bar.total:
+            self.bar.total = n
+        else:
+            self.queued += n
+        self.bar.refresh()
 
     def update(self, n: int) -> None:
+        if self.bar is None:
+            return
         self.bar.update(n)
+        while self.queued and self.bar.n >= self.bar.total:
+            overflow = self.bar.n - self.bar.total
+            self.round += 1
+            self.bar.reset(total=self.queued)
+            self.queued = 0
+            self.bar.set_description(
+                f"{self.label} (more blocks for the CI target, round {self.round})"
+            )
+            self.bar.update(overflow)
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
 
 
 def execute(
@@ -145,13 +187,15 @@ def execute(
     workers: int | None = None,
     scheduler: str | None = None,
     chunk: int | None = None,
-    progress: bool | None = None,
+    progress: bool | BlockProgress | None = None,
     executor: SerialExecutor | DaskExecutor | None = None,
+    worker_timeout: float = WORKER_TIMEOUT,
 ) -> SweepRun:
     """Compute every missing block of ``plan`` into ``out_dir``; the run's blocks and stats.
 
-    ``progress``: None shows a bar only on a terminal.  ``executor`` overrides
-    ``workers``/``scheduler`` (an executor passed in is not closed).
+    ``progress``: None shows a bar on a terminal and status lines otherwise, True
+    forces the bar, False is silent; a :class:`BlockProgress` is used (and left open).
+    ``executor`` overrides ``workers``/``scheduler`` (an executor passed in is not closed).
     """
     if chunk is not None and chunk < 1:
         raise AnalyzerError(f"--chunk must be >= 1 (got {chunk})")
@@ -183,14 +227,17 @@ def execute(
     header = _header(plan, tasks, store, run_id)
     own = executor is None
     started = time.perf_counter()
-    bar = _Progress(progress, f"sweep {plan.name}")
+    if isinstance(progress, BlockProgress):
+        bar, own_bar = progress, False
+    else:
+        bar, own_bar = BlockProgress(progress, f"sweep {plan.name}"), True
     status = "failed"
     run = SweepRun(plan, store, cell_tasks, targets, met, run_id=run_id)
     stop = StopRequest()
     try:
         stop.__enter__()
         if executor is None:
-            executor = make_executor(workers, scheduler)
+            executor = make_executor(workers, scheduler, worker_timeout)
         ex = executor
         header["runs"][-1]["executor"] = ex.description
         atomic_write_json(store.root / SWEEP, header)
@@ -285,10 +332,7 @@ def execute(
             "run the same command again to resume"
         ) from None
     finally:
-        stop.__exit__()
-        bar.close()
-        if own and executor is not None:
-            executor.close()
+        # the run's real state first: a second Ctrl-C while Dask shuts down cannot lose it
         run.elapsed = time.perf_counter() - started
         run.executor = executor.description if executor is not None else ""
         header["runs"][-1].update(
@@ -297,10 +341,27 @@ def execute(
             reused=run.reused,
             seconds=round(run.elapsed, 3),
         )
-        atomic_write_json(store.root / SWEEP, header)
-        store.close()
+        try:
+            atomic_write_json(store.root / SWEEP, header)
+        except OutputError:  # e.g. the disk is full: the error that got here is the news
+            if status == "finished":
+                raise
+        finally:
+            stop.__exit__()
+            if own_bar:
+                bar.close()
+            try:
+                if own and executor is not None:
+                    executor.close()
+            finally:
+                store.close()
     if store.discarded:
         run.notes.append(f"discarded {store.discarded} torn block file(s) from an earlier crash")
+    if store.corrupted:
+        run.notes.append(
+            f"warning: {store.corrupted} block file(s) failed their checksum or count check "
+            "and were recomputed"
+        )
     return run
 
 
@@ -335,8 +396,11 @@ def _header(plan: SweepPlan, tasks: dict[str, Any], store: BlockStore, run_id: s
 
         try:
             previous = list(json.loads(path.read_text()).get("runs", []))
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, OSError):
             previous = []
+    for earlier in previous:  # this run holds the folder's lock: no earlier one still runs
+        if isinstance(earlier, dict) and earlier.get("status") == "running":
+            earlier["status"] = "interrupted"
     return {
         "name": plan.name,
         "system": plan.system,
@@ -350,5 +414,8 @@ def _header(plan: SweepPlan, tasks: dict[str, Any], store: BlockStore, run_id: s
         "inputs": [str(p) for p in plan.inputs],
         "versions": {**versions(), "python": platform.python_version()},
         "tasks": {th: getattr(t, "label", "") for th, t in tasks.items()},
-        "runs": [*previous, {"run": run_id, "status": "running", "started": time.time()}],
+        "runs": [
+            *previous,
+            {"run": run_id, "status": "running", "pid": os.getpid(), "started": time.time()},
+        ],
     }

@@ -73,7 +73,7 @@ from pydantic import Field, ValidationError
 from analyzer import paths
 from analyzer.config.loader import Problems, load_model
 from analyzer.config.models import StrictModel
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, InputError, unknown_name
 from analyzer.experiments import variations as var
 from analyzer.experiments.metrics import METRICS, CellPlan, CellState, Metric, SweepContext
 from analyzer.experiments.tasks import digest
@@ -105,6 +105,13 @@ RESERVED = frozenset(
         "block_size",
     }
 )
+#: Most cells of a grid (each runs its own duels or matches; a bigger grid is a typo).
+MAX_CELLS = 10_000
+#: Most trials per task and cell (``trials``, ``precision.max_trials``, ``--trials``):
+#: the same bound as every other count option (``analyzer.cli.MAX_COUNT``).
+MAX_TRIALS = 100_000_000
+#: Smallest ``ci_half_width`` / ``--until-ci``: narrower needs more than MAX_TRIALS anyway.
+MIN_CI_HALF_WIDTH = 1e-6
 #: Fewest blocks per cell: the paired-difference SE needs several blocks.
 MIN_BLOCKS = 2
 #: Default cap of ``--until-ci``: this many times the cell's initial trials.
@@ -129,8 +136,8 @@ class AxisSpec(StrictModel):
 class PrecisionSpec(StrictModel):
     """Adaptive trials: add blocks until the 95% CI half-width is at most ``ci_half_width``."""
 
-    ci_half_width: float = Field(gt=0)
-    max_trials: int | None = Field(default=None, ge=1)
+    ci_half_width: float = Field(ge=MIN_CI_HALF_WIDTH, allow_inf_nan=False)
+    max_trials: int | None = Field(default=None, ge=1, le=MAX_TRIALS)
 
 
 class ChartsSpec(StrictModel):
@@ -152,7 +159,9 @@ class SweepFile(StrictModel):
     metric: dict[str, Any]
     grid: dict[str, AxisSpec] = Field(default_factory=dict)
     baseline: dict[str, Any] = Field(default_factory=dict)
-    trials: int = Field(default=16384, ge=1, description="trials per task and cell (minimum)")
+    trials: int = Field(
+        default=16384, ge=1, le=MAX_TRIALS, description="trials per task and cell (minimum)"
+    )
     block_size: int = Field(default=2048, ge=2, le=1 << 22)
     seed: int = Field(default=2026, ge=0, le=2**63 - 1)
     precision: PrecisionSpec | None = None
@@ -237,8 +246,10 @@ class SweepPlan:
             self.seed = seed
         precision = self.spec.precision
         if until_ci is not None:
-            if until_ci <= 0:
-                raise AnalyzerError(f"--until-ci must be > 0 (got {until_ci})")
+            if not MIN_CI_HALF_WIDTH <= until_ci < math.inf:  # also rejects nan
+                raise InputError(
+                    f"--until-ci must be a number >= {MIN_CI_HALF_WIDTH:g} (got {until_ci})"
+                )
             self.until_ci = until_ci
         elif precision is not None:
             self.until_ci = precision.ci_half_width
@@ -372,6 +383,10 @@ def _build(path: Path, spec: SweepFile, doc: Any, problems: Problems) -> SweepPl
         return None
     valid = [a for a in axes if a is not None]
     baseline = _baseline(spec, valid, problems)
+    n_cells = math.prod(len(a.values) for a in valid)
+    if n_cells > MAX_CELLS:
+        problems.add(["grid"], f"{n_cells:,} cells; a grid may have at most {MAX_CELLS:,}")
+        return None
     cells = _cells(metric, base, valid, problems)
     if problems.lines or baseline is None:
         return None
@@ -468,7 +483,7 @@ def _axis(
             return None
         values = [False, True]
     if axis.unit is not None and axis.unit not in base.cards:
-        problems.add([*loc, "unit"], f"unknown unit {axis.unit!r}")
+        problems.add([*loc, "unit"], unknown_name("unit", axis.unit, base.cards))
         return None
     roles = {
         "unit": metric.unit_roles,

@@ -8,84 +8,138 @@ Layout of a results folder::
     sweep.json                  the sweep (spec, hashes, versions) and the log of runs
 
 A block is written to a temporary file in ``blocks/`` and moved into place
-with :func:`os.replace` (atomic), then appended to the manifest, so a crash,
-``kill -9`` or Ctrl-C leaves only whole blocks behind.  The block id is a hash
-of the task's content, the code that runs it, the seed and the block index
+with :func:`os.replace` (atomic), then appended to the manifest with the SHA-256
+of its bytes, so a crash, ``kill -9`` or Ctrl-C leaves only whole blocks behind.
+The block id is a hash of the task's content, the code that runs it, the seed and the block index
 (:func:`analyzer.experiments.tasks.block_id`): a rerun finds the blocks it
 already has and computes only the rest, and a changed spec or changed rules
-produce new ids, so stale blocks are never reused.  On opening, leftover
-temporary files are removed, truncated block files are discarded and the
-manifest is repaired to list exactly the block files present.
+produce new ids, so stale blocks are never reused.  On opening, the folder is
+locked (a second run on it refuses with one line), temporary files of processes
+that are gone are removed, every block is checked (readable Parquet, the checksum
+the manifest recorded, counts that are non-negative and no more wins than duels)
+and a block failing a check is discarded, to be recomputed, with a warning; the
+manifest is repaired to list exactly the block files kept.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyzer.errors import InputError
+from analyzer.experiments.tasks import KERNEL_COLUMNS
+from analyzer.outputs import (
+    OutputError,
+    atomic_write_bytes,
+    atomic_write_json,
+    stale_temp_files,
+    writable_dir,
+)
+
 BLOCKS = "blocks"
 MANIFEST = "manifest.jsonl"
 SWEEP = "sweep.json"
-_TMP = ".tmp"
+LOCK = ".lock"
+
+__all__ = ["BlockStore", "atomic_write_bytes", "atomic_write_json", "read_block"]
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and :func:`os.replace`."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}{_TMP}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def checksum(data: bytes) -> str:
+    """SHA-256 (hex) of a block file's bytes, as recorded in the manifest."""
+    return hashlib.sha256(data).hexdigest()
 
 
-def atomic_write_json(path: Path, data: Any) -> None:
-    atomic_write_bytes(path, (json.dumps(data, indent=2, default=str) + "\n").encode())
-
-
-def _is_whole_parquet(path: Path) -> bool:
-    """A Parquet file ends with its footer magic; a torn write does not."""
+def read_block(data: bytes, columns: Sequence[str] | None = None) -> np.ndarray:
+    """Counts of a block file's bytes; ValueError if they are not a block (torn, random
+    bytes ending in ``PAR1``, no ``count`` column) or impossible counts: negative, another
+    number than ``columns`` (the manifest's, when it lists them), more wins than duels."""
+    if len(data) < 12 or not data.endswith(b"PAR1"):
+        raise ValueError("not a whole Parquet file")
     try:
-        with path.open("rb") as f:
-            f.seek(0, os.SEEK_END)
-            if f.tell() < 12:
-                return False
-            f.seek(-4, os.SEEK_END)
-            return f.read(4) == b"PAR1"
+        table = pq.read_table(pa.BufferReader(data))
+        counts = np.asarray(table.column("count").to_numpy(), dtype=np.int64)
+    except (pa.ArrowException, KeyError, ValueError, TypeError, OSError) as err:
+        raise ValueError(f"unreadable block ({type(err).__name__})") from None
+    if (counts < 0).any() or (columns is not None and len(columns) != counts.size):
+        raise ValueError("counts negative or not one per column")
+    if columns is not None and tuple(columns) == KERNEL_COLUMNS:
+        n, win_a, win_b = counts[0::3], counts[1::3], counts[2::3]  # per first-mover order
+        if (win_a + win_b > n).any():
+            raise ValueError("more wins than duels")
+    return counts
+
+
+def _lock(root: Path) -> IO[bytes]:
+    """An exclusive lock on the results folder, held while the store is open (released
+    by the system if the process dies); a second run refuses with one line."""
+    handle = (root / LOCK).open("a+b")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        return False
+        handle.seek(0)
+        owner = handle.read().decode(errors="replace").strip() or "another process"
+        handle.close()
+        raise InputError(
+            f"{root} is in use by another run ({owner}); wait for it to finish "
+            "or give another --out"
+        ) from None
+    handle.truncate(0)
+    handle.write(f"pid {os.getpid()}".encode())
+    handle.flush()
+    return handle
 
 
 class BlockStore:
     """The blocks of a results folder (creating it if needed)."""
 
     def __init__(self, root: str | Path) -> None:
-        self.root = Path(root)
-        self.blocks_dir = self.root / BLOCKS
-        self.blocks_dir.mkdir(parents=True, exist_ok=True)
+        self.root = writable_dir(root)
+        self._lock = _lock(self.root)
+        self.blocks_dir = writable_dir(self.root / BLOCKS)
         self.manifest_path = self.root / MANIFEST
         self._cache: dict[str, np.ndarray] = {}
         self.present: set[str] = set()
-        self.discarded = 0
-        self._open()
+        self.discarded = 0  # torn files (a crash while writing)
+        self.corrupted = 0  # whole files failing a check (edited, overwritten)
+        try:
+            self._open()
+        except BaseException:
+            self._lock.close()
+            raise
         self.initial = len(self.present)
 
     def _open(self) -> None:
-        for tmp in self.blocks_dir.glob(f".*{_TMP}"):
-            tmp.unlink(missing_ok=True)
-        for tmp in self.root.glob(f".*{_TMP}"):
-            tmp.unlink(missing_ok=True)
-        for path in self.blocks_dir.glob("*.parquet"):
-            if _is_whole_parquet(path):
-                self.present.add(path.stem)
-            else:
-                path.unlink(missing_ok=True)
-                self.discarded += 1
+        for folder in (self.blocks_dir, self.root):
+            for tmp in stale_temp_files(folder):
+                tmp.unlink(missing_ok=True)
         entries = self.manifest()
+        sums = {e["block"]: e.get("sha256") for e in entries}
+        columns = {e["block"]: e.get("columns") for e in entries}
+        for path in self.blocks_dir.glob("*.parquet"):
+            data = path.read_bytes()
+            try:
+                if sums.get(path.stem) not in (None, checksum(data)):
+                    raise ValueError("checksum differs from the manifest's")
+                self._cache[path.stem] = read_block(data, columns.get(path.stem))
+            except ValueError:
+                torn = not data.endswith(b"PAR1")
+                path.unlink(missing_ok=True)
+                self.discarded += torn
+                self.corrupted += not torn
+                continue
+            self.present.add(path.stem)
+            if sums.get(path.stem) is None:
+                sums[path.stem] = checksum(data)
         listed = {e["block"] for e in entries}
         kept = [e for e in entries if e["block"] in self.present]
         seen: set[str] = set()
@@ -94,7 +148,10 @@ class BlockStore:
             if entry["block"] not in seen:
                 seen.add(entry["block"])
                 unique.append(entry)
-        recovered = [{"block": b, "recovered": True} for b in sorted(self.present - listed)]
+        recovered = [
+            {"block": b, "recovered": True, "sha256": sums[b]}
+            for b in sorted(self.present - listed)
+        ]
         if len(unique) != len(entries) or recovered or self._torn_manifest():
             lines = "".join(json.dumps(e) + "\n" for e in unique + recovered)
             atomic_write_bytes(self.manifest_path, lines.encode())
@@ -139,32 +196,39 @@ class BlockStore:
         table = pa.Table.from_arrays(
             [pa.array(counts, type=pa.int64())], names=["count"]
         ).replace_schema_metadata({"analyzer.block": json.dumps(info)})
-        final = self.path(block)
-        tmp = final.with_name(f".{final.name}.{os.getpid()}{_TMP}")
+        sink = pa.BufferOutputStream()
         pq.write_table(  # one small column, no statistics: ~0.4 ms per block
             table,
-            tmp,
+            sink,
             compression="NONE",
             use_dictionary=False,
             write_statistics=False,
             store_schema=False,
         )
-        os.replace(tmp, final)
+        data = sink.getvalue().to_pybytes()
+        atomic_write_bytes(self.path(block), data)
         self.present.add(block)
         self._cache[block] = counts
-        entry = {"block": block, **meta, "time": round(time.time(), 3)}
-        self._manifest.write(json.dumps(entry) + "\n")
-        self._manifest.flush()
+        entry = {
+            "block": block,
+            **meta,
+            "columns": list(columns),
+            "sha256": checksum(data),
+            "time": round(time.time(), 3),
+        }
+        try:
+            self._manifest.write(json.dumps(entry) + "\n")
+            self._manifest.flush()
+        except OSError as err:
+            raise OutputError(f"cannot write {self.manifest_path}: {err.strerror}") from None
 
     def read(self, block: str) -> np.ndarray:
-        """Counts of a stored block."""
-        if block not in self._cache:
-            table = pq.read_table(self.path(block))
-            self._cache[block] = np.asarray(table.column("count").to_numpy(), dtype=np.int64)
+        """Counts of a stored block (checked when the store was opened or written)."""
         return self._cache[block]
 
     def close(self) -> None:
         self._manifest.close()
+        self._lock.close()
 
     def __enter__(self) -> BlockStore:
         return self

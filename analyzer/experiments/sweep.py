@@ -10,10 +10,10 @@ import pandas as pd
 
 from analyzer.experiments.aggregate import differences_table, monotonicity_table, results_table
 from analyzer.experiments.charts import sweep_charts
-from analyzer.experiments.executor import DaskExecutor, SerialExecutor
+from analyzer.experiments.executor import WORKER_TIMEOUT, DaskExecutor, SerialExecutor
 from analyzer.experiments.runner import SweepRun, execute
 from analyzer.experiments.spec import SweepPlan, load_sweep
-from analyzer.experiments.store import atomic_write_bytes
+from analyzer.outputs import atomic_write, atomic_write_bytes
 
 
 @dataclass
@@ -38,6 +38,15 @@ def default_out_dir(plan: SweepPlan) -> Path:
     return Path("reports") / f"sweep-{plan.name}"
 
 
+def announce_compile_for(system: str, metric: object) -> None:
+    """Before a run by matches, say that the engine compiles first (if it will)."""
+    if metric == "matches":
+        from analyzer.games import match_engine
+        from analyzer.match.cli import announce_compile
+
+        announce_compile(match_engine(system))
+
+
 def run_sweep(
     spec_path: str | Path,
     out_dir: str | Path | None = None,
@@ -52,12 +61,15 @@ def run_sweep(
     charts: bool = True,
     progress: bool | None = None,
     executor: SerialExecutor | DaskExecutor | None = None,
+    worker_timeout: float = WORKER_TIMEOUT,
 ) -> SweepOutcome:
     """Run (or resume) the sweep of ``spec_path`` into ``out_dir`` and write its outputs."""
     plan = load_sweep(spec_path)
     plan.set_run_options(trials=trials, seed=seed, until_ci=until_ci, max_trials=max_trials)
     out = Path(out_dir) if out_dir is not None else default_out_dir(plan)
-    run = execute(plan, out, workers, scheduler, chunk, progress, executor)
+    if progress is not False:
+        announce_compile_for(plan.system, plan.spec.metric.get("kind"))
+    run = execute(plan, out, workers, scheduler, chunk, progress, executor, worker_timeout)
     outcome = SweepOutcome(
         plan, run, results_table(run), differences_table(run), monotonicity_table(run)
     )
@@ -67,9 +79,7 @@ def run_sweep(
 
 def _write_table(table: pd.DataFrame, out: Path, stem: str) -> dict[str, Path]:
     parquet, csv = out / f"{stem}.parquet", out / f"{stem}.csv"
-    tmp = out / f".{stem}.parquet.tmp"
-    table.to_parquet(tmp, index=False)
-    tmp.replace(parquet)
+    atomic_write(parquet, lambda tmp: table.to_parquet(tmp, index=False))
     atomic_write_bytes(csv, table.to_csv(index=False).encode())
     return {f"{stem}_parquet": parquet, f"{stem}_csv": csv}
 

@@ -55,9 +55,9 @@ def get_mechanic(system: str, name: str) -> Mechanic:
 MATCH_ENGINES: dict[str, str] = {
     "rapture": "analyzer.games.rapture.match.engine",
     "d20": "analyzer.games.d20.match.engine",
-    # heroscape
-    # hybrid
-    # degenesis
+    "heroscape": "analyzer.games.heroscape.match.engine",
+    "hybrid": "analyzer.games.hybrid.match.engine",
+    "degenesis": "analyzer.games.degenesis.match.engine",
 }
 
 

@@ -61,7 +61,7 @@ def prepare(
 ) -> Setup:
     """Load and check the two sides, the policies and the options; compile the match-up."""
     engine = engine_of(system)
-    pols = (check_policy(engine, policies[0]), check_policy(engine, policies[1]))
+    pols = (check_policy(engine, policies[0], side=0), check_policy(engine, policies[1], side=1))
     checked = check_match_options(engine, options or {})
     sides = engine.load_sides(list_a, list_b, units)
     setup = engine.prepare(

@@ -7,14 +7,13 @@ name and kind.  User errors are one line with exit code 2 (``AnalyzerError``).
 
 from __future__ import annotations
 
-import sys
-from typing import Any
-
 import click
 
+from analyzer.cli_options import SEED_HELP, format_option
 from analyzer.errors import InputError
 from analyzer.games import match_systems
-from analyzer.match.contract import MatchEngine
+from analyzer.match.contract import MatchEngine, scenario_option, side_names, side_options
+from analyzer.progress import progress_bar
 
 
 def announce_compile(engine: MatchEngine) -> None:
@@ -28,21 +27,31 @@ def announce_compile(engine: MatchEngine) -> None:
         )
 
 
-def progress_bar(total: int, unit: str) -> Any:
-    """A tqdm bar on a terminal (count, rate, ETA); a periodic status line otherwise."""
-    from tqdm import tqdm
+def side_files(engine: MatchEngine, given: dict[str, str | None]) -> tuple[str, str]:
+    """The two side files from the flags the engine names (``side_options``): a flag of
+    another engine, or a missing one, is a one-line error."""
+    flags = side_options(engine)
+    for name, value in given.items():
+        if value is not None and name not in flags:
+            raise InputError(
+                f"{engine.system} takes its sides with --{flags[0]} and --{flags[1]} (not --{name})"
+            )
+    files = []
+    for flag, what in zip(flags, side_names(engine), strict=True):
+        value = given.get(flag)
+        if value is None:
+            raise InputError(f"missing --{flag} ({engine.system} side {what})")
+        files.append(value)
+    return files[0], files[1]
 
-    tty = sys.stderr.isatty()
-    return tqdm(
-        total=total,
-        unit=unit,
-        unit_scale=True,
-        file=sys.stderr,
-        leave=False,
-        mininterval=0.5 if tty else 30.0,
-        ncols=None if tty else 100,
-        disable=total < 2,
-    )
+
+def scenario_of(engine: MatchEngine, scenario: str | None, mission: str | None) -> str | None:
+    """The scenario named by ``--scenario`` or by the engine's own flag (``--mission``)."""
+    if mission is not None and scenario_option(engine) != "mission":
+        raise InputError(f"{engine.system} has no missions: give a scenario with --scenario")
+    if mission is not None and scenario is not None:
+        raise InputError("give either --mission or --scenario, not both")
+    return mission if mission is not None else scenario
 
 
 def _options_epilog() -> str:
@@ -51,7 +60,8 @@ def _options_epilog() -> str:
     parts = []
     for system in match_systems():
         engine = match_engine(system)
-        lines = [f"{system}: policies {', '.join(engine.policies)}; --opt:"]
+        flags = " ".join(f"--{f} FILE" for f in side_options(engine))
+        lines = [f"{system} ({flags}): policies {', '.join(engine.policies)}; --opt:"]
         for name, kind in engine.option_kinds.items():
             lines.append(f"  {name} ({kind.allowed()}): {engine.option_help[name]}")
         parts.append("\n".join(lines))
@@ -78,16 +88,37 @@ class _MatchCommand(click.Command):
 @click.option(
     "--list-a",
     "list_a",
-    required=True,
+    default=None,
     type=click.Path(dir_okay=False),
-    help="side A (an army list file)",
+    help="side A (an army list file); required unless the engine names its sides otherwise",
 )
 @click.option(
     "--list-b",
     "list_b",
-    required=True,
+    default=None,
     type=click.Path(dir_okay=False),
     help="side B (an army list file)",
+)
+@click.option(
+    "--roster",
+    "roster",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="side A of a co-operative engine (degenesis): the ROSTER of OPERATIVES",
+)
+@click.option(
+    "--hostile",
+    "hostile",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="side B of a co-operative engine (degenesis): the HOSTILE FORCES",
+)
+@click.option(
+    "--mission",
+    "mission",
+    default=None,
+    help="the mission of a co-operative engine (degenesis): a name in "
+    "configs/SYSTEM/missions or a .yaml file (its --scenario)",
 )
 @click.option("--policy-a", default=None, help="AI of side A (default: the engine's greedy)")
 @click.option("--policy-b", default=None, help="AI of side B (default: the engine's greedy)")
@@ -104,13 +135,15 @@ class _MatchCommand(click.Command):
     help="a scenario name in configs/SYSTEM/scenarios or a .yaml file "
     "(default: the engine's own; Rapture generates terrain per match)",
 )
-@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--seed", type=int, default=2026, show_default=True, help=SEED_HELP)
+@format_option("table", "json")
 @click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(("table", "json")),
-    default="table",
-    show_default=True,
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="also write the matches and units as tables (Parquet, CSV) and the summary as "
+    "match.json into this folder (analyzer report renders it)",
 )
 @click.option(
     "--trace",
@@ -146,14 +179,18 @@ class _MatchCommand(click.Command):
 def match(
     system: str,
     units_file: str | None,
-    list_a: str,
-    list_b: str,
+    list_a: str | None,
+    list_b: str | None,
+    roster: str | None,
+    hostile: str | None,
+    mission: str | None,
     policy_a: str | None,
     policy_b: str | None,
     matches: int,
     scenario: str | None,
     seed: int,
     output_format: str,
+    out_dir: str | None,
     trace_k: int | None,
     first: str,
     threads: int | None,
@@ -166,20 +203,27 @@ def match(
     from analyzer.match import engine_of, prepare, result_of
     from analyzer.match.report import render_json, render_table
     from analyzer.match.runner import run_records, trace_events
+    from analyzer.outputs import writable_dir
 
     check_between(matches, "--matches", 1)
     check_between(trace_k, "--trace", 0, MAX_COUNT - 1)
     check_seed(seed)
     check_at_least(threads, "--threads", 1)
+    if out_dir is not None:
+        writable_dir(out_dir)  # before the work
     engine = engine_of(system)
+    given = {"list-a": list_a, "list-b": list_b, "roster": roster, "hostile": hostile}
+    side_a, side_b = side_files(engine, given)
+    scenario = scenario_of(engine, scenario, mission)
     chosen = {"first": first, **parse_rule_options(rule_options)}
-    if "scenario" in chosen:
-        raise InputError("give the scenario with --scenario, not --opt scenario=...")
+    flag = scenario_option(engine)
+    if "scenario" in chosen or flag in chosen:
+        raise InputError(f"give the {flag} with --{flag}, not --opt {flag}=...")
     policies = (policy_a or engine.default_policy, policy_b or engine.default_policy)
     setup = prepare(
         system,
-        list_a,
-        list_b,
+        side_a,
+        side_b,
         units=units_file,
         policies=policies,
         options=chosen,
@@ -203,9 +247,14 @@ def match(
         )
         rec, urec = row[None, :], urow[None, :, :]
     else:
-        with progress_bar(matches, "match") as bar:
+        with progress_bar(matches, "match", f"match {system}") as bar:
             rec, urec = run_records(engine, setup, matches, seed, threads, progress=bar.update)
     result = result_of(system, setup, rec, urec, seed)
+    if out_dir is not None:
+        from analyzer.match.output import write_match_folder
+
+        for label, path in write_match_folder(engine, setup, result, rec, urec, out_dir).items():
+            click.echo(f"{label}: {path}", err=True)
     if output_format == "json":
         click.echo(render_json(result, trace))
     else:

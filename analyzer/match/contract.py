@@ -246,6 +246,81 @@ class MatchEngine(Protocol):
         ...
 
 
+# ------------------------------------------------------- optional members, with defaults
+#: Optional contract members an engine may declare (added after Rapture and d20; the
+#: shared code reads them through the accessors below, so an engine without them keeps
+#: the defaults).  :class:`EngineDefaults` holds the same defaults for engines that
+#: inherit it.
+DEFAULT_SIDE_NAMES = ("A", "B")
+DEFAULT_SIDE_OPTIONS = ("list-a", "list-b")
+DEFAULT_SCENARIO_OPTION = "scenario"
+DEFAULT_OUTCOME_NAMES = ("draw", "A wins", "B wins")
+
+
+class EngineDefaults:
+    """Defaults of the optional contract members (an engine may inherit or override them).
+
+    ``side_names``: what side A and side B are (``("operatives", "hostile")``);
+    ``side_options``: the ``analyzer match`` flags that give the two sides, without
+    dashes (``("roster", "hostile")``); ``scenario_option``: the flag that names the
+    scenario (``"mission"``); ``outcome_names``: the names of the ``R_WINNER`` codes 0,
+    1, 2 (``("draw", "mission success", "mission failure")``); ``symmetric``: whether
+    one side's file may stand on either side (a mirror match means something);
+    ``side_policies``: the policies of each side (asymmetric games); ``sample_sides``:
+    the bundled sample files of side A and side B (conformance tests, ``--help``).
+    """
+
+    side_names: tuple[str, str] = DEFAULT_SIDE_NAMES
+    side_options: tuple[str, str] = DEFAULT_SIDE_OPTIONS
+    scenario_option: str = DEFAULT_SCENARIO_OPTION
+    outcome_names: tuple[str, str, str] = DEFAULT_OUTCOME_NAMES
+    symmetric: bool = True
+
+
+def side_names(engine: Any) -> tuple[str, str]:
+    """The names of side A and side B (default ``("A", "B")``)."""
+    return tuple(getattr(engine, "side_names", DEFAULT_SIDE_NAMES))
+
+
+def side_options(engine: Any) -> tuple[str, str]:
+    """The CLI flags (without ``--``) giving side A and side B (default list-a, list-b)."""
+    return tuple(getattr(engine, "side_options", DEFAULT_SIDE_OPTIONS))
+
+
+def scenario_option(engine: Any) -> str:
+    """The CLI flag (without ``--``) naming the scenario (default ``scenario``)."""
+    return str(getattr(engine, "scenario_option", DEFAULT_SCENARIO_OPTION))
+
+
+def outcome_names(engine: Any) -> tuple[str, str, str]:
+    """Names of the winner codes 0, 1, 2 (default draw, A wins, B wins)."""
+    return tuple(getattr(engine, "outcome_names", DEFAULT_OUTCOME_NAMES))
+
+
+def is_symmetric(engine: Any) -> bool:
+    """Whether a side's file may play either side (mirror matches); default True."""
+    return bool(getattr(engine, "symmetric", True))
+
+
+def side_policies(engine: Any, side: int) -> tuple[str, ...]:
+    """The policies side ``side`` (0 A, 1 B) may use (default: all of ``engine.policies``)."""
+    per_side = getattr(engine, "side_policies", None)
+    return tuple(per_side[side]) if per_side is not None else tuple(engine.policies)
+
+
+def sample_sides(engine: Any) -> tuple[Path, Path]:
+    """The bundled sample files of side A and side B: the engine's ``sample_sides()``,
+    else the first two files of ``configs/<system>/lists``."""
+    own = getattr(engine, "sample_sides", None)
+    if callable(own):
+        a, b = own()
+        return Path(a), Path(b)
+    from analyzer import paths
+
+    lists = sorted(paths.system_config(engine.system, "lists").glob("*.yaml"))
+    return lists[0], lists[1]
+
+
 def record_width(engine: MatchEngine) -> int:
     """Columns of one match record of ``engine``."""
     return N_STANDARD + len(engine.record_extras)
@@ -264,3 +339,9 @@ def check_engine(engine: MatchEngine) -> None:
     assert "first" in engine.option_kinds
     assert set(engine.option_help) == set(engine.option_kinds)
     assert engine.end_reasons and engine.match_block >= 1
+    assert len(side_names(engine)) == 2 and len(set(side_options(engine))) == 2
+    assert len(outcome_names(engine)) == 3
+    for side in (0, 1):
+        own = side_policies(engine, side)
+        assert own and set(own) <= set(engine.policies) and own[0] == "random"
+    assert all(path.is_file() for path in sample_sides(engine))

@@ -7,7 +7,12 @@ from typing import Any
 
 from analyzer.analysis.duel import check_options
 from analyzer.errors import InputError
-from analyzer.match.contract import MatchEngine
+from analyzer.match.contract import (
+    DEFAULT_SIDE_NAMES,
+    MatchEngine,
+    side_names,
+    side_policies,
+)
 
 #: The option that picks a scenario / terrain file (given with ``--scenario``).
 SCENARIO_KEY = "scenario"
@@ -25,10 +30,16 @@ def check_match_options(engine: MatchEngine, options: Mapping[str, Any]) -> dict
     )
 
 
-def check_policy(engine: MatchEngine, name: Any, what: str = "policy") -> str:
-    """A policy name of ``engine`` (one-line error listing the known ones)."""
-    if name not in engine.policies:
+def check_policy(
+    engine: MatchEngine, name: Any, what: str = "policy", side: int | None = None
+) -> str:
+    """A policy name of ``engine`` (one-line error listing the known ones); with ``side``
+    (0 A, 1 B) one of that side's policies (:func:`analyzer.match.contract.side_policies`)."""
+    known = engine.policies if side is None else side_policies(engine, side)
+    if name not in known:
+        named = side is not None and side_names(engine) != DEFAULT_SIDE_NAMES
+        whose = f"{side_names(engine)[side]} " if named and side is not None else ""
         raise InputError(
-            f"unknown {engine.system} {what} {name!r} (known: {', '.join(engine.policies)})"
+            f"unknown {engine.system} {whose}{what} {name!r} (known: {', '.join(known)})"
         )
     return str(name)

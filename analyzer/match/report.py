@@ -109,6 +109,8 @@ class MatchResult:
     extras: dict[str, Any] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    side_names: tuple[str, str] = C.DEFAULT_SIDE_NAMES
+    outcome_names: tuple[str, str, str] = C.DEFAULT_OUTCOME_NAMES
 
     @property
     def score(self) -> float:
@@ -152,6 +154,12 @@ class MatchResult:
             "extras": self.extras,
             "provenance": self.provenance,
             "notes": self.notes,
+            "side_names": {"a": self.side_names[0], "b": self.side_names[1]},
+            "outcome_names": {
+                "draws": self.outcome_names[0],
+                "a_wins": self.outcome_names[1],
+                "b_wins": self.outcome_names[2],
+            },
         }
 
 
@@ -227,6 +235,8 @@ def summarize(
         extras=engine.report_extras(setup, rec, urec),
         provenance=provenance,
         notes=list(setup.notes),
+        side_names=C.side_names(engine),
+        outcome_names=C.outcome_names(engine),
     )
 
 
@@ -265,14 +275,18 @@ def render_table(
     elif traced is not None:
         covered += f" (matches 0..{res.matches - 1:,}, including match {traced} traced above)"
     score = res.score_name
+    name_a, name_b = res.side_names
+    if (name_a, name_b) != C.DEFAULT_SIDE_NAMES:
+        name_a, name_b = f"A ({name_a})", f"B ({name_b})"
+    draw, a_won, b_won = res.outcome_names
     lines = [
-        f"{res.system} match: A {res.list_a} ({res.points[0]} pts, {res.policy_a}) vs "
-        f"B {res.list_b} ({res.points[1]} pts, {res.policy_b})",
-        f"{covered}  seed {res.seed}  scenario {res.scenario}",
+        f"{res.system} match: {name_a} {res.list_a} ({res.points[0]} pts, {res.policy_a}) vs "
+        f"{name_b} {res.list_b} ({res.points[1]} pts, {res.policy_b})",
+        f"{covered}  seed {res.seed}  {C.scenario_option(engine)} {res.scenario}",
         "",
         rows_table(
             ["result", "rate  [95% CI]"],
-            [["A wins", pct(res.a_wins)], ["draw", pct(res.draws)], ["B wins", pct(res.b_wins)]],
+            [[a_won, pct(res.a_wins)], [draw, pct(res.draws)], [b_won, pct(res.b_wins)]],
         ),
         "",
         f"{score}: A {res.score_a_mean:.1f}, B {res.score_b_mean:.1f}; margin A-B "

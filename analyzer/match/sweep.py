@@ -105,7 +105,10 @@ def match_model(
     from analyzer.games import MATCH_ENGINES, match_engine
 
     engine = match_engine(system)
-    pols = tuple(check_policy(engine, policies.get(r, engine.default_policy)) for r in "ab")
+    pols = tuple(
+        check_policy(engine, policies.get(r, engine.default_policy), side=i)
+        for i, r in enumerate("ab")
+    )
     checked = check_match_options(engine, options)
     firsts = {True: 0, False: 1} if checked.get("first") == "alternate" else {True: None}
     index = list(MATCH_ENGINES).index(system)

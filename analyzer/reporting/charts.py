@@ -6,6 +6,8 @@ from pathlib import Path
 
 import matplotlib
 
+from analyzer.outputs import save_figure
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
@@ -31,11 +33,13 @@ def value_per_point_chart(summary: pd.DataFrame, path: Path, title: str) -> Path
     median = float(data["value_per_point"].median())
     ax.axvline(median, color="#C44E52", linestyle="--", label=f"field median {median:.2f}")
     ax.set_yticks(y, [f"{u} ({p} pts)" for u, p in zip(data.index, data["points"])])
-    ax.set_xlabel("value per point (opponent points removed per own point, duels)")
+    ax.set_xlabel(
+        "value per point (opponent points removed per own point, duels); error bars: 95% CI"
+    )
     ax.set_title(title)
     ax.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -70,7 +74,7 @@ def _rate_matrix(
     ax.set_ylabel(axes[1])
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label=axes[2])
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -98,14 +102,10 @@ def cost_value_scatter(summary: pd.DataFrame, path: Path, title: str) -> Path:
         ecolor="black",
         capsize=4,
     )
-    for unit, row in summary.iterrows():
-        ax.annotate(
-            str(unit),
-            (row["points"], row["value_index"]),
-            textcoords="offset points",
-            xytext=(6, 4),
-            fontsize=9,
-        )
+    labels = [
+        ax.text(row["points"], row["value_index"], str(unit), fontsize=9)
+        for unit, row in summary.iterrows()
+    ]
     median = float(summary["value_per_point"].median())
     xs = np.linspace(0, summary["points"].max() * 1.1, 50)
     ax.plot(
@@ -131,8 +131,55 @@ def cost_value_scatter(summary: pd.DataFrame, path: Path, title: str) -> Path:
     ax.legend(loc="upper left")
     ax.set_xlim(left=0)
     ax.set_ylim(bottom=0)
+    place_labels(ax, labels, summary["points"], summary["value_index"])
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path)
+    plt.close(fig)
+    return path
+
+
+def place_labels(ax, labels, x, y) -> None:
+    """Move point labels apart so that none overlaps another or a marker (adjustText),
+    with a thin line back to its point where it had to move far."""
+    from adjustText import adjust_text
+
+    adjust_text(
+        labels,
+        x=np.asarray(x, dtype=float),
+        y=np.asarray(y, dtype=float),
+        ax=ax,
+        arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.5},
+    )
+
+
+def labels_overlap(fig, labels) -> bool:
+    """Whether any two of the text ``labels`` overlap on the drawn figure (for tests)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [label.get_window_extent(renderer) for label in labels]
+    return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
+def fair_cost_chart(result, path: Path) -> Path:
+    """The fair-cost search: the gap at each cost evaluated (95% error bars, jackknife over
+    blocks), zero where the unit is fairly priced, the fair cost with its CI, the current cost."""
+    trace = result.trace()
+    fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+    half = Z95 * trace["gap_se"].fillna(0.0)
+    ax.errorbar(trace["cost"], trace["gap"], yerr=half, fmt="o", color="#4C72B0", capsize=4,
+                label="gap at a cost evaluated (95% CI)")  # fmt: skip
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.axvspan(result.ci_low, result.ci_high, color="#55A868", alpha=0.25,
+               label=f"fair cost {result.fair_cost:.1f} [{result.ci_low:.1f}, "
+               f"{result.ci_high:.1f}] (95% CI)")  # fmt: skip
+    ax.axvline(result.fair_cost, color="#55A868")
+    ax.axvline(result.current_cost, color="#C44E52", linestyle="--",
+               label=f"current cost {result.current_cost}")  # fmt: skip
+    ax.set_xlabel("points cost of " + result.unit)
+    ax.set_ylabel("gap: criterion minus its target (0 = fair)")
+    ax.set_title(f"Fair cost of {result.unit}: bisection on common random numbers")
+    ax.legend(loc="upper right", fontsize=8)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -161,6 +208,6 @@ def rating_chart(ratings: pd.DataFrame, path: Path, title: str) -> Path:
     ax.set_yticks(y, list(data["list"]))
     ax.set_xlabel("Bradley-Terry rating, Elo scale (0 = average of the lists)")
     ax.set_title(title)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path)
     plt.close(fig)
     return path

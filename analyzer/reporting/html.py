@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import json
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from analyzer.errors import InputError
+from analyzer.outputs import read_csv, read_json, read_parquet
 from analyzer.stats import Z95
 
 # columns of the sweep results table that are not swept parameters
@@ -86,7 +86,7 @@ def _sweep_section(folder: Path, report: Report) -> None:
     path = folder / "results.parquet"
     if not path.exists():
         return
-    table = pd.read_parquet(path)
+    table = read_parquet(path)
     axes = [c for c in table.columns if c not in _RESULT_COLUMNS]
     first = table.iloc[0]
     report.title = f"Balance sweep {first['sweep']} ({first['system']}, metric {first['metric']})"
@@ -114,22 +114,46 @@ def _sweep_section(folder: Path, report: Report) -> None:
     )
     ranked = head.sort_values("estimate")
     best, worst = ranked.iloc[-1], ranked.iloc[0]
-    for label, row in (("highest", best), ("lowest", worst)):
-        where = ", ".join(f"{a} = {row[a]}" for a in axes)
-        report.findings.append(
-            Finding(
-                f"The {label} {quantity} is {_pm(row['estimate'], row['se'])} ({PM}) at {where}."
-            )
+    words = quantity_words(quantity)
+    report.findings.append(
+        Finding(
+            f"{words.capitalize()} is highest with {_where(best, axes)}: "
+            f"{_pm(best['estimate'], best['se'])}, and lowest with {_where(worst, axes)}: "
+            f"{_pm(worst['estimate'], worst['se'])} (± is the 95% CI; {len(head)} variations)."
         )
+    )
     _monotonicity(folder, report, quantity)
     _differences(folder, report, axes, quantity)
+
+
+#: Plain words for the quantities sweeps measure (column names elsewhere).
+QUANTITY_WORDS = {
+    "value_per_point": "value per point",
+    "value_index": "value index (opponent points removed per duel)",
+    "fair_cost": "fair cost",
+    "duel_score": "duel score (wins + draws/2)",
+    "duel_win_rate": "duel win rate",
+    "win_a": "the win rate of A",
+    "score_a": "the score of A (wins + draws/2)",
+    "kill_probability": "the probability to remove the target in one activation",
+}
+
+
+def quantity_words(quantity: str) -> str:
+    return QUANTITY_WORDS.get(quantity, quantity.replace("_", " "))
+
+
+def _where(row: Any, axes: list[str]) -> str:
+    """``points 20 and defense 6``."""
+    parts = [f"{a.replace('_', ' ')} {row[a]}" for a in axes]
+    return " and ".join(parts) if parts else "the only variation"
 
 
 def _monotonicity(folder: Path, report: Report, quantity: str) -> None:
     path = folder / "monotonicity.parquet"
     if not path.exists():
         return
-    table = pd.read_parquet(path)
+    table = read_parquet(path)
     flagged = table[table["flagged"]]
     if flagged.empty:
         report.findings.append(
@@ -159,7 +183,7 @@ def _differences(folder: Path, report: Report, axes: list[str], quantity: str) -
     path = folder / "differences.parquet"
     if not path.exists():
         return
-    table = pd.read_parquet(path)
+    table = read_parquet(path)
     table = table[(table["quantity"] == quantity) & (table["cell"] != table["baseline_cell"])]
     if table.empty:
         return
@@ -175,7 +199,7 @@ def _differences(folder: Path, report: Report, axes: list[str], quantity: str) -
         )
     )
     base = table.iloc[0]["baseline_cell"]
-    results = pd.read_parquet(folder / "results.parquet")
+    results = read_parquet(folder / "results.parquet")
     baseline = results[(results["cell"] == base) & (results["quantity"] == quantity)].iloc[0]
     where = ", ".join(f"{a} = {baseline[a]}" for a in axes)
     clear = table[(table["ci_low"] > 0) | (table["ci_high"] < 0)].to_dict("records")
@@ -196,8 +220,8 @@ def _value_section(folder: Path, report: Report) -> None:
     path = folder / "summary.csv"
     if not path.exists() or not (folder / "value.parquet").exists():
         return
-    summary = pd.read_csv(path, index_col=0)
-    table = pd.read_parquet(folder / "value.parquet")
+    summary = read_csv(path, index_col=0)
+    table = read_parquet(folder / "value.parquet")
     first = table.iloc[0]
     if report.title.startswith("Results"):
         report.title = f"Unit value report ({first['system']})"
@@ -223,6 +247,10 @@ def _value_section(folder: Path, report: Report) -> None:
         for u, r in summary.iterrows()
     ]
     report.sections.append(Section("Unit value against the field", columns, rows))
+    if "field" in table:
+        from analyzer.analysis.value import VALUE_CRITERION
+
+        report.findings.append(Finding(f"Field: {first['field']}. Criterion: {VALUE_CRITERION}."))
     for unit, r in summary.iterrows():
         gap = r["fair_cost"] - r["points"]
         half = Z95 * r["fair_cost_se"]
@@ -241,9 +269,9 @@ def _compare_section(folder: Path, report: Report) -> None:
     path = folder / "compare.json"
     if not path.exists():
         return
-    data = json.loads(path.read_text(encoding="utf-8"))
-    ratings = pd.read_parquet(folder / "compare_ratings.parquet")
-    pairs = pd.read_parquet(folder / "compare_pairs.parquet")
+    data = read_json(path)
+    ratings = read_parquet(folder / "compare_ratings.parquet")
+    pairs = read_parquet(folder / "compare_pairs.parquet")
     if report.title.startswith("Results"):
         report.title = "Army list comparison"
     report.provenance.setdefault("seed", str(data["seed"]))
@@ -293,6 +321,78 @@ def _compare_section(folder: Path, report: Report) -> None:
         )
 
 
+def _rate(doc: Mapping[str, Any]) -> str:
+    lo, hi = doc["ci95"]
+    return f"{doc['rate']:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def _match_section(folder: Path, report: Report) -> None:
+    """``analyzer match --out``: outcome rates with Wilson CIs, first player, units."""
+    from analyzer.match.output import read_summary
+
+    doc = read_summary(folder)
+    if doc is None:
+        return
+    sides = doc.get("side_names") or {"a": "A", "b": "B"}
+    lists = doc["lists"]
+    report.title = f"{doc['system']} matches: {lists['a']} vs {lists['b']}"
+    results, n = doc["results"], doc["matches"]
+    words = doc.get("outcome_names") or {"a_wins": "A wins", "draws": "draws", "b_wins": "B wins"}
+    report.findings.append(
+        Finding(
+            f"Over {n:,} matches ({doc['policies']['a']} vs {doc['policies']['b']}): "
+            f"{words['a_wins']} {_rate(results['a_wins'])}, {words['draws']} "
+            f"{_rate(results['draws'])}, {words['b_wins']} {_rate(results['b_wins'])} "
+            "(95% Wilson CIs)."
+        )
+    )
+    score = doc["score"]
+    if score.get("margin_se") is not None:
+        report.findings.append(
+            Finding(
+                f"{score['name']} margin ({sides['a']} minus {sides['b']}): "
+                f"{_pm(score['margin_mean'], score['margin_se'], 2)} ({PM})."
+            )
+        )
+    first = doc["first_player"]["first_player_wins"]
+    if first["n"]:
+        lo, hi = first["ci95"]
+        report.findings.append(
+            Finding(
+                f"The side that moved first won {_rate(first)} of the matches.",
+                flag=not lo <= 0.5 <= hi and results["draws"]["rate"] < 0.5,
+            )
+        )
+    report.provenance.setdefault("seed", str(doc["seed"]))
+    report.provenance.setdefault("scenario", str(doc["scenario"]))
+    report.provenance.setdefault(
+        "options", ", ".join(f"{k}={v}" for k, v in doc["options"].items())
+    )
+    for key, value in (doc.get("provenance") or {}).items():
+        report.provenance.setdefault(key, str(value))
+    report.sections.append(
+        Section(
+            f"Units ({doc['damage_name']} dealt and taken per match; 95% Wilson CI)",
+            ["side", "unit", "type", "points", "survives [95% CI]", "dealt", "taken",
+             f"{score['name']} per point"],
+            [[u["side"], str(u["unit"]), str(u["type"]), str(u["points"]),
+              _rate(u["survival"]), f"{u['dealt_mean']:.2f}", f"{u['taken_mean']:.2f}",
+              "" if u["score_per_point"] is None else f"{u['score_per_point']:.3f}"]
+             for u in doc["units"]],
+            text_columns=3,
+        )
+    )  # fmt: skip
+    ends = doc["end_reasons"]
+    report.sections.append(
+        Section(
+            "How the matches ended",
+            ["end", "matches", "share"],
+            [[str(k), f"{v:,}", f"{v / n:.1%}"] for k, v in ends.items()],
+            note="Per-match and per-unit rows: matches.csv and units.csv in this folder.",
+        )
+    )
+
+
 _FAIR_COST_PROVENANCE = ("seed", "n", "blocks", "rules_hash", "analyzer_version",
                          "numpy_version", "numba_version")  # fmt: skip
 
@@ -300,7 +400,7 @@ _FAIR_COST_PROVENANCE = ("seed", "n", "blocks", "rules_hash", "analyzer_version"
 def _fair_cost_section(folder: Path, report: Report) -> None:
     """``analyzer fair-cost``: the answer with its CI, the verdict, the costs evaluated."""
     for path in sorted(folder.glob("fair_cost*.parquet")):
-        table = pd.read_parquet(path)
+        table = read_parquet(path)
         if table.empty:
             continue
         first = table.iloc[0]
@@ -338,6 +438,13 @@ def _fair_cost_section(folder: Path, report: Report) -> None:
         )
         for r in table.to_dict("records"):
             report.findings.append(Finding(_fair_cost_finding(r)))
+            if r.get("criterion_words"):
+                report.findings.append(
+                    Finding(
+                        f"Field: {r.get('field_file') or 'the field file'} ({r['field']}). "
+                        f"Criterion: {r['criterion_words']}."
+                    )
+                )
             for note in str(r.get("notes") or "").split("; "):
                 if note:  # a gap that rose with the cost is a warning; rounding is not
                     warn = "not monotone" in note
@@ -370,9 +477,41 @@ def _fair_cost_finding(r: Mapping[Hashable, Any]) -> str:
     )
 
 
+#: Captions of the charts the commands write, by file name (``*`` matches the rest).
+CAPTIONS = {
+    "value_per_point": "Value per point of each unit against the field (opponent points "
+    "removed per own point in one-on-one duels); error bars: 95% CI.",
+    "duel_heatmap": "Duel win rate of the row unit (attacker) against the column unit.",
+    "cost_vs_value": "Points cost against value index; on the dashed line a unit is worth "
+    "its cost at the field's median value per point (above: under-costed, below: "
+    "over-costed); error bars: 95% CI.",
+    "fair_cost": "The fair-cost search: the gap (criterion minus target) at every cost "
+    "evaluated with 95% error bars; the fair cost is where it crosses 0 (green: its 95% "
+    "CI), the dashed line is the current cost.",
+    "compare_matrix": "Score (wins + draws/2) of the row list against the column list, "
+    "with 95% Wilson CIs.",
+    "compare_ratings": "Bradley-Terry ratings of the lists on the Elo scale, 95% error bars.",
+    "heatmap_*": "The headline quantity over two swept parameters (one cell per variation).",
+    "lines_*": "The headline quantity along one swept parameter, one line per value of the "
+    "other; error bars: 95% CI.",
+}
+
+
+def caption_of(path: Path) -> str:
+    """A chart's caption: what it shows and what its error bars mean."""
+    stem = path.stem
+    if stem in CAPTIONS:
+        return CAPTIONS[stem]
+    for key, text in CAPTIONS.items():
+        if key.endswith("*") and stem.startswith(key[:-1]):
+            detail = stem[len(key) - 1 :].replace("_", " and ")
+            return f"{text} ({detail})"
+    return stem.replace("_", " ")
+
+
 def _charts(folder: Path, report: Report) -> None:
     for path in sorted(folder.rglob("*.png")):
-        caption = path.stem.replace("_", " ")
+        caption = caption_of(path)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         report.charts.append({"caption": caption, "data": data, "file": str(path.name)})
 
@@ -389,6 +528,10 @@ def build_report(folder: str | Path) -> Report:
     _value_section(folder, report)
     _fair_cost_section(folder, report)
     _compare_section(folder, report)
+    _match_section(folder, report)
+    from analyzer.reporting.meta_report import meta_section
+
+    meta_section(folder, report)
     _charts(folder, report)
     if not report.sections and not report.charts:
         raise InputError(

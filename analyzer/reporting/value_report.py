@@ -9,8 +9,15 @@ from typing import Any
 import pandas as pd
 
 from analyzer.analysis.duel import default_units_file, load_units
-from analyzer.analysis.value import load_field, unit_summary, value_table, write_outputs
+from analyzer.analysis.value import (
+    field_description,
+    load_field,
+    unit_summary,
+    value_table,
+    write_outputs,
+)
 from analyzer.duels import DuelOptions
+from analyzer.outputs import write_table
 from analyzer.reporting.charts import cost_value_scatter, duel_heatmap, value_per_point_chart
 
 
@@ -21,7 +28,7 @@ def run_value_report(
     out_dir: Path,
     trials: int,
     seed: int,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     options: DuelOptions | None = None,
     rule_options: Mapping[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Path]]:
@@ -40,9 +47,11 @@ def run_value_report(
         rule_options=rule_options,
     )
     inputs = [units_path] + ([Path(field_file)] if field_file else [])
+    table = table.assign(field=field_description(units_path, field_file, field))
     written = write_outputs(table, out_dir, inputs, system)
     summary = unit_summary(table, cards)
-    summary.to_csv(out_dir / "summary.csv")
+    summary.attrs["field"] = str(table["field"].iloc[0])
+    write_table(summary, out_dir / "summary.csv", index=True)
     label = f"{system}: value against the field ({trials:,} duels per pairing)"
     written["value_per_point"] = value_per_point_chart(
         summary, out_dir / "value_per_point.png", label

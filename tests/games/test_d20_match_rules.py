@@ -403,3 +403,19 @@ def test_greedy_beats_random_on_mirror_lists():
     rec, _ = run_records(ENGINE, setup, 400, 5, threads=2)
     wins = (rec[:, 0] == 1).sum() + 0.5 * (rec[:, 0] == 0).sum()
     assert wins / len(rec) > 0.8
+
+
+def test_trace_names_a_won_retreat_as_a_retreat_not_a_normal_move():
+    """Rule "Retreat": the move after a won retreat test is the retreat itself."""
+    from analyzer import paths
+    from analyzer.match import prepare, trace_match
+
+    lists = sorted(paths.system_config("d20", "lists").glob("*.yaml"))
+    setup = prepare("d20", lists[0], lists[1], policies=("random", "random"), options={})
+    lines = trace_match("d20", setup, 0, 1)
+    won = [n for n, line in enumerate(lines) if "retreat test" in line and "succeeds" in line]
+    assert won  # match 0 of seed 1 has one (B's Maïnomaï backs away shooting)
+    for n in won:
+        mover = lines[n].split(" tries")[0].strip()
+        move = lines[n + 1].strip()
+        assert move.startswith(f"{mover}: flees") or move.startswith(f"{mover}: backs away")

@@ -652,3 +652,256 @@ def test_path_goes_around_an_allied_model(cards: Path) -> None:
     assert len(mv) == 1
     assert box.ap("A", "Charger") == 2
     _no_overlap(box)
+
+
+# ------------------------------- printed combat examples with the sample cards
+def _has_lines(box: Sandbox, expected: list[str]) -> None:
+    """Every expected play-by-play line appears, in this order (other lines may come between)."""
+    lines = [line.split("] ", 1)[-1].strip() for line in box.lines()]  # no "[r1]" prefix
+    at = 0
+    for want in expected:
+        found = [i for i in range(at, len(lines)) if lines[i] == want]
+        assert found, f"{want!r} not in {lines[at:]}"
+        at = found[0] + 1
+
+
+def test_raziel_attacks_kyenar_with_scale_skin(tmp_path: Path) -> None:
+    # "Action: Close Combat Attack", Example: CCS 3+, 6 ATT, "6 2 1 5 3 3 which corresponds
+    # to 4 hits"; Kyenar DEF 1 rolls a 5: 1 blocked, 3 damage; "Scale Skin" reduces it by 1:
+    # "the defending player has to mark 2 of Kyenar's HP".
+    box = sample_box(tmp_path, ["Raziel"], ["Kyenar"])
+    box.place("A", "Raziel", 45, 40)
+    box.place("B", "Kyenar", 45, 40 + 2.0 + 1.5 + 0.01)  # 40 mm and 30 mm bases, B2B
+    box.start()
+    box.force("none")
+    box.script([6, 2, 1, 5, 3, 3, 5])
+    box.close_combat("A", "Raziel", "B", "Kyenar")
+    _has_lines(
+        box,
+        [
+            "close combat attack: A:Raziel -> B:Kyenar: 6 dice at 3+ [6 2 1 5 3 3] = 4 hits",
+            "block: B:Kyenar 1 dice at 5+ [5] = 1 blocked, damage -1",
+            "B:Kyenar takes 2 wound(s), 6 HP left",
+        ],
+    )
+    assert box.hp("B", "Kyenar") == 8 - 2
+    assert box.ap("A", "Raziel") == 2
+    assert box.dice_left() == 0
+
+
+def test_hilde_counterblows_raziel(tmp_path: Path) -> None:
+    # "Reaction: Counterblow", Example: Raziel attacks Hilde (1 AP), Hilde counterblows
+    # (2 RP) after surviving; CCS 3+ becomes 4+, 4 ATT: "4 4 2 1, which corresponds to 2
+    # hits"; Raziel DEF 3 rolls "5 2 1": 1 blocked, "Raziel receives 1 wound".  (The rolls
+    # of Raziel's own attack are not printed: here 4 hits, Hilde (DEF 2) blocks none.)
+    box = sample_box(tmp_path, ["Raziel"], ["Hilde"])
+    box.place("A", "Raziel", 45, 40)
+    box.place("B", "Hilde", 45, 40 + 2.0 + 1.5 + 0.01)
+    box.start()
+    box.force("counterblow")
+    box.script([6, 2, 1, 5, 3, 3, 1, 2, 4, 4, 2, 1, 5, 2, 1])  # attack, block; counterblow
+    box.close_combat("A", "Raziel", "B", "Hilde")
+    _has_lines(
+        box,
+        [
+            "reaction: B:Hilde (B:Hilde) counterblow, 2 RP",
+            "close combat attack: A:Raziel -> B:Hilde: 6 dice at 3+ [6 2 1 5 3 3] = 4 hits",
+            "B:Hilde takes 4 wound(s), 4 HP left",
+            "counterblow: B:Hilde -> A:Raziel: 4 dice at 4+ [4 4 2 1] = 2 hits",
+            "block: A:Raziel 3 dice at 5+ [5 2 1] = 1 blocked",
+            "A:Raziel takes 1 wound(s), 9 HP left",
+        ],
+    )
+    assert box.hp("A", "Raziel") == 10 - 1
+    assert box.ap("A", "Raziel") == 2 and box.rp("B", "Hilde") == 3 - 2
+    assert box.dice_left() == 0
+
+
+def test_leyra_shoots_lincoln(tmp_path: Path) -> None:
+    # "Action: Ranged Attack", Example: Leyra (MMS 3+, 4 ROF) rolls "5 4 1 3, which
+    # corresponds to 3 hits"; Lincoln (DEF 2) rolls "a 5 and a 1": 1 blocked, "he receives
+    # 2 wounds".
+    box = sample_box(tmp_path, ["Leyra"], ["Lincoln"])
+    box.place("A", "Leyra", 45, 20)
+    box.place("B", "Lincoln", 45, 40)  # 17 cm between the bases: in range (25 cm)
+    box.start()
+    box.force("none")
+    box.script([5, 4, 1, 3, 5, 1])
+    box.ranged("A", "Leyra", "B", "Lincoln")
+    _has_lines(
+        box,
+        [
+            "ranged attack: A:Leyra -> B:Lincoln: 4 dice at 3+ [5 4 1 3] = 3 hits",
+            "block: B:Lincoln 2 dice at 5+ [5 1] = 1 blocked",
+            "B:Lincoln takes 2 wound(s), 6 HP left",
+        ],
+    )
+    assert box.hp("B", "Lincoln") == 8 - 2
+    assert box.dice_left() == 0
+
+
+def test_noelle_countershoots_kyenar_at_mms_four(tmp_path: Path) -> None:
+    # "Reaction: Countershot", Example: "Kyenar is planning to move B2B with Noelle. Noelle
+    # performs a countershot ... Noelle's MMS is 3+ ... Noelle countershoots with a MMS of
+    # 4+."  (The rolls are not printed: here 4 3 6, 2 hits, Kyenar blocks none, Scale Skin.)
+    box = sample_box(tmp_path, ["Kyenar"], ["Noelle"])
+    box.place("A", "Kyenar", 45, 30)
+    box.place("B", "Noelle", 45, 40)
+    box.start()
+    box.force("countershot")
+    box.script([4, 3, 6, 1])
+    box.charge("A", "Kyenar", 45, 40)
+    _has_lines(
+        box,
+        [
+            "reaction: B:Noelle (B:Noelle) countershot, 2 RP",
+            "countershot: B:Noelle -> A:Kyenar: 3 dice at 4+ [4 3 6] = 2 hits",
+            "block: A:Kyenar 1 dice at 5+ [1] = 0 blocked, damage -1",
+            "A:Kyenar takes 1 wound(s), 7 HP left",
+        ],
+    )
+    assert box.rp("B", "Noelle") == 3 - 2
+    assert box.MI[box.model("A", "Kyenar"), L.MI_ENG] == 1  # it survives and reaches her
+    assert box.dice_left() == 0
+
+
+def _duel(tmp: Path, leyra: tuple[float, float], noelle: tuple[float, float]) -> Sandbox:
+    """Leyra (side A) and Noelle (side B) on one level with one obstacle, y 32-34 cm."""
+    box = sample_box(tmp, ["Leyra"], ["Noelle"])
+    box.terrain([("obstacle", 40, 32, 10, 2)])
+    box.place("A", "Leyra", *leyra)
+    box.place("B", "Noelle", *noelle)
+    box.start()
+    return box
+
+
+def _block_dice_of_a_shot(box: Sandbox, side: str, name: str, tside: str, tname: str) -> int:
+    """DEF dice of the target's block roll against one ranged attack (all dice hit)."""
+    box.force("none")
+    box.script([6] * 4 + [1] * 8)
+    box.ranged(side, name, tside, tname)
+    return int(box.events_of(L.EV_BLOCK)[-1, 7])
+
+
+B2B_BELOW = 32 - 1.5 - 0.01  # a 30 mm base touching the obstacle's near side (y 32)
+B2B_ABOVE = 34 + 1.5 + 0.01  # ... and its far side (y 34)
+
+
+def test_cover_example_a_partly_blocked_sight_gives_two_def(tmp_path: Path) -> None:
+    # "3. Cover through Obstacles", Example A: Noelle's LoS to Raziel "is blocked by an
+    # obstacle, but not completely interrupted. Therefore unit R gets a bonus of +2 DEF".
+    box = sample_box(tmp_path, ["Noelle"], ["Raziel"])
+    box.terrain([("obstacle", 30, 29, 15, 2)])  # covers the left half of the corridor
+    box.place("A", "Noelle", 45, 15)
+    box.place("B", "Raziel", 45, 45)
+    box.start()
+    assert box.sight("A", "Noelle", "B", "Raziel") == 1
+    assert _block_dice_of_a_shot(box, "A", "Noelle", "B", "Raziel") == 3 + 2
+
+
+def test_cover_example_b_an_obstacle_between_covers_both_ways(tmp_path: Path) -> None:
+    # Example B: L behind cover gets +2 against N; "If unit L makes a ranged attack on unit N
+    # in the next turn, unit N also gets a +2 bonus on its DEF."
+    box = _duel(tmp_path, (45, 45), (45, 20))
+    assert box.sight("B", "Noelle", "A", "Leyra") == 1
+    assert box.sight("A", "Leyra", "B", "Noelle") == 1
+
+
+def test_cover_example_c_attacker_b2b_with_the_obstacle(tmp_path: Path) -> None:
+    # Example C: "Since unit L is B2B with the terrain piece and can see unit N, unit N does
+    # not get a bonus on its DEF. When unit N makes a ranged attack on unit L, unit L
+    # receives a +2 bonus to its DEF".
+    box = _duel(tmp_path, (45, B2B_BELOW), (45, 50))
+    assert box.sight("A", "Leyra", "B", "Noelle") == 0
+    assert box.sight("B", "Noelle", "A", "Leyra") == 1
+    assert _block_dice_of_a_shot(box, "A", "Leyra", "B", "Noelle") == 1  # DEF 1, no bonus
+    box.start()
+    assert _block_dice_of_a_shot(box, "B", "Noelle", "A", "Leyra") == 1 + 2
+
+
+def test_cover_example_d_touching_an_obstacle_outside_the_sight_line(tmp_path: Path) -> None:
+    # Example D: "Unit L is standing B2B at an obstacle. Since the Line of Sight of unit N is
+    # not interrupted by the obstacle, it does not provide cover for unit L."
+    box = _duel(tmp_path, (45, B2B_ABOVE), (45, 55))  # Noelle shoots from the open side
+    assert box.sight("B", "Noelle", "A", "Leyra") == 0
+    assert _block_dice_of_a_shot(box, "B", "Noelle", "A", "Leyra") == 1
+
+
+def test_cover_example_e_both_b2b_with_the_same_obstacle(tmp_path: Path) -> None:
+    # Example E: "Unit N is in B2B with the same cover as unit L. Since the cover is between
+    # the two models, unit L gets a bonus on its DEF. Same applies to unit N".
+    box = _duel(tmp_path, (45, B2B_ABOVE), (45, B2B_BELOW))
+    assert box.sight("B", "Noelle", "A", "Leyra") == 1
+    assert box.sight("A", "Leyra", "B", "Noelle") == 1
+    assert _block_dice_of_a_shot(box, "B", "Noelle", "A", "Leyra") == 1 + 2
+    box.start()
+    assert _block_dice_of_a_shot(box, "A", "Leyra", "B", "Noelle") == 1 + 2
+
+
+# ------------------------------------------------- a squad action, one target unit
+def _targets(box: Sandbox) -> list[tuple[int, int]]:
+    """(target model, dice) of every attack roll, in rolling order."""
+    return [(int(e[6]), int(e[8])) for e in box.events_of(L.EV_ATTACK)]
+
+
+def test_squad_close_combat_attacks_only_the_target_unit(cards: Path) -> None:
+    # "Squad: Models of your squad may attack different models of a target unit with which
+    # they are B2B": a model touching the target unit's other model attacks that one; a model
+    # touching only another unit does not attack (one action, one target unit).
+    box = box_for(cards, ["Trio"], ["Trio", "Victim"])
+    gap = 1.5 + 1.5 + 0.01
+    for k, x in enumerate((45.0, 60.0)):
+        box.place("B", "Trio", x, 45, k=k)
+        box.place("A", "Trio", x, 45 - gap, k=k)
+    box.place("B", "Trio", 80, 80, k=2)
+    box.place("B", "Victim", 30, 45)
+    box.place("A", "Trio", 30, 45 - gap, k=2)  # B2B with the Victim only
+    box.start()
+    box.force("none")
+    box.script([1] * 6)
+    box.close_combat("A", "Trio", "B", "Trio")
+    b0, b1 = box.model("B", "Trio", 0), box.model("B", "Trio", 1)
+    assert _targets(box) == [(b0, 2), (b1, 2)]
+    assert box.ap("A", "Trio") == 1
+    assert box.dice_left() == 2  # nobody rolled at the Victim
+
+
+def test_squad_ranged_attack_shoots_only_the_target_unit(tmp_path: Path) -> None:
+    # "Squad: Models of your squad may attack different models of a target band or squad
+    # with a ranged attack ... The targets have to be located in their respective LoS and
+    # range": a model that cannot reach the declared model shoots another model of the
+    # target unit, never a model of another unit (Raziel, closer to it).
+    box = sample_box(tmp_path, ["Railgun Squad"], ["Phalanx", "Raziel"])
+    for k, x in enumerate((20.0, 24.0, 28.0)):
+        box.place("A", "Railgun Squad", x, 45, k=k)
+    box.place("B", "Phalanx", 65, 45, k=0)  # 42 cm from the first model's base: out of range
+    box.place("B", "Phalanx", 58, 38, k=1)  # in range of every model
+    box.place("B", "Phalanx", 85, 85, k=2)
+    box.place("B", "Raziel", 5, 45)
+    box.start()
+    box.force("none")
+    box.script([1] * 6)
+    box.ranged("A", "Railgun Squad", "B", "Phalanx", k=1)
+    p0, p1 = box.model("B", "Phalanx", 0), box.model("B", "Phalanx", 1)
+    assert _targets(box) == [(p1, 2), (p0, 4)]  # the first model's roll comes first
+    assert box.hp("B", "Raziel") == 10
+    assert box.dice_left() == 0
+
+
+def test_band_models_may_attack_different_units(cards: Path) -> None:
+    # "Band: ... Your leader and apprentices may attack different models of different target
+    # units with a ranged attack" and "different models of a target unit with which they
+    # are B2B" in close combat: each band model's attack is its own action, at its own cost.
+    box = box_for(cards, ["Lea", "App"], ["Helper", "Victim"])
+    box.place("A", "Lea", 45, 40)
+    box.place("A", "Lea", 48.01, 40, k=1)  # the apprentice
+    box.place("B", "Helper", 45, 43.01)  # B2B with the leader only
+    box.place("B", "Victim", 51.02, 40)  # B2B with the apprentice only
+    box.start()
+    box.force("none")
+    box.script([1] * 3)
+    box.close_combat("A", "Lea", "B", "Helper")
+    box.close_combat("A", "Lea", "B", "Victim", k=1)
+    assert _targets(box) == [(box.model("B", "Helper"), 2), (box.model("B", "Victim"), 1)]
+    assert box.ap("A", "Lea") == 2 and box.ap("A", "Lea", k=1) == 1
+    assert box.dice_left() == 0

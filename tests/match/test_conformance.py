@@ -1,7 +1,8 @@
 """Conformance of every registered match engine to the shared contract.
 
 Nothing here names a system: each engine gets these checks by being in the registry
-(:data:`analyzer.games.MATCH_ENGINES`), played on its two first bundled sample lists.
+(:data:`analyzer.games.MATCH_ENGINES`), played on its bundled sample sides
+(:func:`analyzer.match.contract.sample_sides`), given with the engine's own flags.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer import paths
 from analyzer.cli import main
 from analyzer.games import match_engine, match_systems
 from analyzer.match import contract as C
@@ -24,20 +24,28 @@ from tests.test_roll_contract import run_cli
 SYSTEMS = match_systems()
 
 
-def sample_lists(system: str) -> list[Path]:
-    lists = sorted(paths.system_config(system, "lists").glob("*.yaml"))
-    assert len(lists) >= 2, system
-    return lists
+def sample_lists(system: str) -> tuple[Path, Path]:
+    return C.sample_sides(match_engine(system))
+
+
+def side_args(system: str, a: Path, b: Path) -> list[str]:
+    flag_a, flag_b = C.side_options(match_engine(system))
+    return [f"--{flag_a}", str(a), f"--{flag_b}", str(b)]
 
 
 def base_args(system: str) -> list[str]:
-    a, b = sample_lists(system)[:2]
-    return ["match", system, "--list-a", str(a), "--list-b", str(b)]
+    return ["match", system, *side_args(system, *sample_lists(system))]
 
 
 def setup_of(system: str, policies: tuple[str, str] = ("greedy", "greedy"), mirror=False, **kw):
-    a, b = sample_lists(system)[:2]
+    a, b = sample_lists(system)
     return prepare(system, a, a if mirror else b, policies=policies, options=kw)
+
+
+def seat_score(rec: np.ndarray, seat: int) -> float:
+    """Wins of ``seat`` (0 A, 1 B) plus half the draws."""
+    winner = rec[:, C.R_WINNER]
+    return float((winner == seat + 1).sum() + 0.5 * (winner == 0).sum())
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -104,6 +112,8 @@ def test_random_and_greedy_matches_keep_the_invariants(system: str) -> None:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_mirror_match_with_first_alternated_is_even(system: str) -> None:
     engine = match_engine(system)
+    if not C.is_symmetric(engine):
+        pytest.skip("asymmetric sides (a roster against a hostile force): no mirror match")
     setup = setup_of(system, mirror=True, first="alternate")
     rec, _ = run_records(engine, setup, 3000, seed=2026, threads=2)
     assert np.array_equal(rec[:, C.R_FIRST], np.arange(3000) % 2)
@@ -117,6 +127,8 @@ def test_mirror_match_with_first_alternated_is_even(system: str) -> None:
 @pytest.mark.parametrize("seat", [0, 1])
 def test_greedy_beats_random(system: str, seat: int) -> None:
     engine = match_engine(system)
+    if not C.is_symmetric(engine):
+        pytest.skip("asymmetric sides: see test_greedy_beats_random_in_an_asymmetric_game")
     policies = ("greedy", "random") if seat == 0 else ("random", "greedy")
     setup = setup_of(system, policies, mirror=True, first="alternate")
     rec, _ = run_records(engine, setup, 600, seed=17, threads=2)
@@ -124,6 +136,21 @@ def test_greedy_beats_random(system: str, seat: int) -> None:
     score = float((winner == seat + 1).sum() + 0.5 * (winner == 0).sum())
     lo, _ = wilson_interval(score, len(winner))
     assert lo > 0.6, score / len(winner)
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if not C.is_symmetric(match_engine(s))])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_greedy_beats_random_in_an_asymmetric_game(system: str, seat: int) -> None:
+    """Against a greedy opponent, either side scores more (95% CIs apart) playing greedy
+    than playing random (an asymmetric game has no mirror match to play instead)."""
+    engine = match_engine(system)
+    n = 1500
+    weak = ("random", "greedy") if seat == 0 else ("greedy", "random")
+    base, _ = run_records(engine, setup_of(system, weak), n, seed=17, threads=2)
+    rec, _ = run_records(engine, setup_of(system, ("greedy", "greedy")), n, seed=17, threads=2)
+    _, hi_base = wilson_interval(seat_score(base, seat), n)
+    lo, _ = wilson_interval(seat_score(rec, seat), n)
+    assert lo > hi_base, (seat_score(base, seat) / n, seat_score(rec, seat) / n)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -145,7 +172,8 @@ def test_json_document_and_table(system: str, capsys) -> None:
     assert q["q05"] <= q["q50"] <= q["q95"]
     main([*base_args(system), "--matches", "8", "--trace", "3"])
     out = capsys.readouterr().out
-    assert "A wins" in out and "survival" in out and "including match 3" in out
+    a_wins = C.outcome_names(match_engine(system))[1]
+    assert a_wins in out and "survival" in out and "including match 3" in out
     setup = setup_of(system)
     lines = "\n".join(trace_match(system, setup, 3, 2026))
     assert out.startswith(lines)
@@ -177,6 +205,9 @@ def test_json_document_and_table(system: str, capsys) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(system: str, extra, message, capsys) -> None:
+    flag = C.scenario_option(match_engine(system))  # the engine's own scenario flag
+    extra = [x.replace("scenario", flag) for x in extra]
+    message = message.replace("scenario", flag)
     code, _, err = run_cli([*base_args(system), "--matches", "4", *extra], capsys)
     assert code == 2, err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
@@ -186,16 +217,38 @@ def test_bad_input_is_one_line_exit_2(system: str, extra, message, capsys) -> No
 def test_bad_list_file_is_one_line(system: str, tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(f"name: broken\nsystem: {system}\nunits:\n  - unit: No Such Unit\n")
-    a = sample_lists(system)[0]
-    code, _, err = run_cli(["match", system, "--list-a", str(bad), "--list-b", str(a)], capsys)
-    assert code == 2 and "bad.yaml" in err and "Traceback" not in err
+    a, b = sample_lists(system)
+    for args in (side_args(system, bad, b), side_args(system, a, bad)):
+        code, _, err = run_cli(["match", system, *args], capsys)
+        assert code == 2 and "bad.yaml" in err and "Traceback" not in err
 
 
-def test_a_system_without_an_engine_names_those_with_one(capsys) -> None:
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_sides_are_given_with_the_engines_flags(system: str, capsys) -> None:
+    engine = match_engine(system)
+    flags = C.side_options(engine)
+    other = ("roster", "hostile") if flags == C.DEFAULT_SIDE_OPTIONS else C.DEFAULT_SIDE_OPTIONS
+    a, b = sample_lists(system)
+    code, _, err = run_cli(["match", system, f"--{other[0]}", str(a), f"--{flags[1]}", str(b)],
+                           capsys)  # fmt: skip
+    assert code == 2 and f"--{flags[0]}" in err and err.count("\n") == 1
+    code, _, err = run_cli(["match", system, f"--{flags[1]}", str(b)], capsys)
+    assert code == 2 and f"missing --{flags[0]}" in err and err.count("\n") == 1
+
+
+def test_a_system_without_an_engine_names_those_with_one(capsys, monkeypatch) -> None:
+    from analyzer import games
     from analyzer.errors import InputError
 
-    with pytest.raises(InputError, match=r"no match engine yet \(available: " + SYSTEMS[0]):
-        match_engine("hybrid") if "hybrid" not in SYSTEMS else match_engine("nonsense")
+    registered = dict(games.MATCH_ENGINES)
+    kept = dict(list(registered.items())[:1])  # a registry where one system has an engine
+    monkeypatch.setattr(games, "MATCH_ENGINES", kept)
+    missing = next(s for s in games.SYSTEMS if s not in kept)
+    with pytest.raises(InputError, match=r"no match engine yet \(available: " + next(iter(kept))):
+        match_engine(missing)
+    with pytest.raises(InputError, match="unknown system 'nonsense'"):
+        match_engine("nonsense")
+    monkeypatch.setattr(games, "MATCH_ENGINES", registered)
     code, _, err = run_cli(["compare", "nonsense", "--lists", "x.yaml"], capsys)
     assert code == 2 and "nonsense" in err
 

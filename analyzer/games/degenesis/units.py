@@ -109,6 +109,10 @@ ItemSide = Literal["focus", "primal", "neutral"]
 ENCUMBRANCE_LIMIT = 5
 #: "Items": "Only one ARMOR may be CARRIED at a time".
 MAX_ARMOR = 1
+#: Bounds of DEFENSE values and ABILITY ratings (rulebook silent; printed cards use < 10):
+#: the duel engine sizes its success-chance tables by the largest DEFENSE.
+MAX_DEFENSE = 40
+Rating = Annotated[int, Field(ge=-MAX_DEFENSE, le=MAX_DEFENSE)]
 #: "Dashboards": TRAITS per side (the first ACTIVE, the second PASSIVE); the third is shared.
 SIDE_TRAITS = 2
 #: "Step 3: Roster Selection": "anywhere from 1 TO 4 OPERATIVES".
@@ -158,7 +162,7 @@ class Trait(StrictModel):
     name: str = Field(min_length=1)
     active: bool = False
     text: str = ""
-    abilities: dict[str, int] = Field(default_factory=dict)
+    abilities: dict[str, Rating] = Field(default_factory=dict)
 
     @field_validator("abilities")
     @classmethod
@@ -179,7 +183,7 @@ class Side(StrictModel):
     """One DASHBOARD side ("Dashboards"): POOL, DEFENSE and up to 2 TRAITS."""
 
     pool: Pool
-    defense: int = Field(ge=0)
+    defense: int = Field(ge=0, le=MAX_DEFENSE)
     traits: list[Trait] = Field(default_factory=list, max_length=SIDE_TRAITS)
 
 
@@ -189,7 +193,7 @@ class Potential(StrictModel):
     name: str = Field(min_length=1)
     cult: Cult
     text: str = ""
-    abilities: dict[str, int] = Field(default_factory=dict)
+    abilities: dict[str, Rating] = Field(default_factory=dict)
 
     @field_validator("abilities")
     @classmethod
@@ -215,7 +219,7 @@ class Item(StrictModel):
     side: ItemSide
     attack: Pool | None = None
     range: int | None = Field(default=None, ge=0)
-    defense: int | None = Field(default=None, ge=0)
+    defense: int | None = Field(default=None, ge=0, le=MAX_DEFENSE)
     traits: list[Trait] = Field(default_factory=list)
     keywords: list[Keyword] = Field(default_factory=list)
     botch_trait: Trait | None = None
@@ -329,9 +333,9 @@ class Legion(_Card):
 
     kind: Literal["legion"]
     clan: str = "Cockroach"
-    rank: int = Field(ge=1)
+    rank: int = Field(ge=1, le=10)
     attack: Pool
-    defense: int = Field(ge=0)
+    defense: int = Field(ge=0, le=MAX_DEFENSE)
     range: int = Field(ge=0)
     trait: Trait | None = None
     rank_trait: Trait | None = None
@@ -346,7 +350,7 @@ class Stage(StrictModel):
 
     label: str | None = None
     attack: Pool
-    defense: int = Field(ge=0)
+    defense: int = Field(ge=0, le=MAX_DEFENSE)
     range: int = Field(ge=0)
     trait: Trait | None = None
 
@@ -390,7 +394,7 @@ def load_units(path: str | Path) -> dict[str, AnyCard]:
     cards' own construction rules (CULTS of POTENTIALS and ITEMS, ENCUMBRANCE,
     one ARMOR), duplicate names and the ``system`` are reported together.
     """
-    data, doc = load_model(path, CardFile)
+    data, doc = load_model(path, CardFile, SYSTEM)
     problems = Problems(path, doc)
     if data.system != SYSTEM:
         problems.add(["system"], f"expected {SYSTEM!r}, found {data.system!r}")

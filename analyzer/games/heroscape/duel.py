@@ -70,6 +70,7 @@ from numba import njit
 from analyzer.dice.mechanic import Params
 from analyzer.dice.simulate import trial_kernel
 from analyzer.duels import DRAW, WIN_A, WIN_B, ActivationSummary, DuelModel, DuelOptions, DuelSpace
+from analyzer.errors import InputError
 from analyzer.games.heroscape import rolls, rules
 from analyzer.games.heroscape import units as u
 from analyzer.games.heroscape.rolls import attack_trial, count_between
@@ -442,9 +443,15 @@ class _Chain:
 
 # ------------------------------------------------------------------ public
 def start_distance(options: DuelOptions) -> int:
-    """Spaces between the cards at the start: 1 (adjacent) for melee, else ceil(distance)."""
+    """Spaces between the cards at the start: 1 (adjacent) for melee, else ceil(distance),
+    at most :data:`analyzer.games.heroscape.units.MAX_SPACES`."""
     if options.start == "melee":
         return ADJACENT
+    if options.distance > u.MAX_SPACES:
+        raise InputError(
+            f"--start range R: a Heroscape duel starts at most {u.MAX_SPACES} spaces "
+            f"apart (got {options.distance:g})"
+        )
     return max(ADJACENT, math.ceil(options.distance))
 
 

@@ -47,6 +47,9 @@ Base = Literal["single", "double"]
 
 #: "Double-Space Figures": a double-space figure occupies 2 spaces.
 SPACES_PER_FIGURE = {"single": 1, "double": 2}
+#: Farthest distance in a duel, in spaces (start, Move, Range): the exact chain holds every
+#: distance on the way, so memory grows with it; maps are a few dozen spaces across.
+MAX_SPACES = 100
 
 # Names of the special powers the duel engine understands.
 OBFUSCATION_MATRIX = "Obfuscation Matrix"
@@ -131,13 +134,15 @@ class Card(CardBase):
     affiliation: str | None = Field(default=None, description="Valkyrie General / organization")
     uniqueness: Uniqueness
     kind: Kind
-    figures: int = Field(ge=1, description="figures on the card (silhouettes for a Squad)")
-    life: int = Field(ge=1, description="Life Value of each figure")
-    move: int = Field(ge=0)
-    range: int = Field(ge=1, description="Range Value; 1 attacks only adjacent figures")
+    # Bounds (rulebook silent; printed cards stay far below): figures x life sizes the
+    # duel engine's health states, squared, and move/range its distances.
+    figures: int = Field(ge=1, le=10, description="figures on the card (silhouettes for a Squad)")
+    life: int = Field(ge=1, le=20, description="Life Value of each figure")
+    move: int = Field(ge=0, le=MAX_SPACES)
+    range: int = Field(ge=1, le=MAX_SPACES, description="Range Value; 1: adjacent only")
     attack: int = Field(ge=0, le=40)
     defense: int = Field(ge=0, le=40)
-    height: int = Field(ge=0, description="levels tall")
+    height: int = Field(ge=0, le=100, description="levels tall")
     size: Size
     base: Base = "single"
     species: str = Field(min_length=1)

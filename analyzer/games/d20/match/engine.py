@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -18,7 +19,9 @@ from analyzer.games.d20 import units as d20_units
 from analyzer.games.d20.match import compile as C
 from analyzer.games.d20.match import layout as L
 from analyzer.games.d20.match import trace as T
-from analyzer.match.contract import Setup, Sides, UnitInfo
+from analyzer.match.contract import Setup, UnitInfo
+from analyzer.match.options import check_policy
+from analyzer.match.sides import ArmyListSides
 from analyzer.stats import wilson_interval
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -27,10 +30,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (35, 50)
 
 
-class D20MatchEngine:
+class D20MatchEngine(ArmyListSides):
     """AI-vs-AI d20 skirmish matches on a scenario's table."""
 
     system = "d20"
+    units_module: ClassVar[ModuleType] = d20_units
     policies: tuple[str, ...] = L.POLICY_NAMES
     default_policy = "greedy"
     first_modes: tuple[str, ...] = L.FIRST_MODES
@@ -45,19 +49,6 @@ class D20MatchEngine:
     side_kind = "squad list"
 
     # ------------------------------------------------------------------ loading
-    def load_cards(self, units: str | Path | None) -> tuple[Mapping[str, Any], Path]:
-        path = Path(units) if units is not None else d20_units.UNITS_FILE
-        return d20_units.load_units(path), path
-
-    def load_list(self, path: str | Path, cards: Mapping[str, Any]) -> Any:
-        return d20_units.load_list(path, dict(cards))
-
-    def load_sides(self, side_a: str | Path, side_b: str | Path, units: str | Path | None) -> Sides:
-        cards, path = self.load_cards(units)
-        a = self.load_list(side_a, cards)
-        b = self.load_list(side_b, cards)
-        return Sides(cards=cards, lists=(a, b), files=[path, Path(side_a), Path(side_b)])
-
     # ------------------------------------------------------------------ prepare
     def prepare(
         self,
@@ -72,10 +63,7 @@ class D20MatchEngine:
         opts = C.full_options(dict(options))
         opts.pop("scenario", None)
         for pol in policies:
-            if pol not in self.policies:
-                from analyzer.errors import InputError
-
-                raise InputError(f"unknown d20 policy {pol!r} (known: {', '.join(self.policies)})")
+            check_policy(self, pol)
         scen, scen_file = C.load_scenario(scenario)
         pols = (self.policies.index(policies[0]), self.policies.index(policies[1]))
         arrays, comp = C.compile_arrays(

@@ -42,6 +42,7 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
     names = figure_names(setup)
     lines: list[str] = []
     attacker = -1
+    retreating: dict[int, str] = {}  # figure -> how, after a won retreat test: its next move
     for row in events:
         kind, turn, side = int(row[0]), int(row[1]), int(row[2])
         a, b, c, d, e, f, h, i, j = (int(x) for x in row[3:12])
@@ -61,6 +62,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             lines.append(f"--- Turn {turn}: {SIDES[side]}'s movement phase")
         elif kind == L.E_MOVE:
             mode = L.MODE_NAMES[b]
+            if a in retreating:  # the kernel moves a retreating figurine as a normal move
+                mode = retreating.pop(a)
             if b == L.M_READY:
                 lines.append(
                     f"  {names[a]} takes the ready to shoot position at ({_cm(c)}, {_cm(d)})"
@@ -108,6 +111,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
         elif kind == L.E_RETREAT:
             how = "flees (Movement + 5 cm)" if f == 0 else "backs away shooting (half Movement)"
             res = "succeeds" if e else "fails"
+            if e:
+                retreating[a] = "flees" if f == 0 else "backs away"
             lines.append(
                 f"  {names[a]} tries to leave the HtH ({how}): retreat test {c} vs {d} "
                 f"({names[b]}): {res}"

@@ -378,12 +378,14 @@ def do_close_combat(X, actor, target):
     """ "Action: Close Combat Attack" (1 AP, 2/round) with "Dodge" and "Counterblow".
 
     A hero or band model attacks the target alone ("Band: Each model of the band has to
-    spend their own costs"); a squad attacks with every model in B2B with an opposing model,
-    each at the declared target if it touches it, else at a model it touches, dice combined
-    per target model.  Each affected unit may choose one reaction: a dodge (TEC dice at 4+,
-    each removes one attack die) or a counterblow (CCS+1, after the attack, only by models
-    that survive it: the attacked model of a band, the models of a squad in B2B with an
-    attacking model).
+    spend their own costs"); a squad attacks the target unit with every model in B2B with
+    it, each at the declared target if it touches it, else at the model of that unit it
+    touches with the fewest HP left ("Squad: Models of your squad may attack different
+    models of a target unit with which they are B2B"), dice combined per target model; a
+    squad model touching only other units does not attack.  Each affected unit may choose
+    one reaction: a dodge (TEC dice at 4+, each removes one attack die) or a counterblow
+    (CCS+1, after the attack, only by models that survive it: the attacked model of a band,
+    the models of a squad in B2B with an attacking model).
     """
     SI = xSI(X)
     US = xUS(X)
@@ -391,6 +393,7 @@ def do_close_combat(X, actor, target):
     UI = xUI(X)
     u, side = _pay_attack(X, actor, np.int64(MI_CC))
     n = SI.shape[0]
+    tu0 = SI[target, SI_UNIT]
     # attacking models and their targets
     att = _scratch(X, 0, US[u, US_N])
     tgt = _scratch(X, 1, US[u, US_N])
@@ -408,7 +411,7 @@ def do_close_combat(X, actor, target):
         elif US[u, US_TYPE] == SQUAD:
             best = np.int64(-1)
             for t in range(n):
-                if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side and in_contact(X, m, t):
+                if MI[t, MI_ALIVE] == 1 and SI[t, SI_UNIT] == tu0 and in_contact(X, m, t):
                     left_t = SI[t, SI_HP] - MI[t, MI_WOUNDS]
                     if best < 0 or left_t < SI[best, SI_HP] - MI[best, MI_WOUNDS]:
                         best = t
@@ -543,11 +546,12 @@ def do_close_combat(X, actor, target):
 def do_ranged(X, actor, target):
     """ "Action: Ranged Attack" (1 AP, 2/round) with "Reaction: Seek Shelter".
 
-    A hero or band model shoots alone; a squad shoots with every model that can (range,
-    LoS, not swimming), at the declared target where it can, else at the closest model it
-    can shoot; dice combined per target model, cover and line of fire taken from the first
-    shooter of each roll.  Each affected unit in range may seek shelter (1 RP, Shelter
-    Marker) before the hit rolls.
+    A hero or band model shoots alone; a squad shoots the target unit with every model that
+    can (range, LoS, not swimming), at the declared target where it can, else at the closest
+    model of that unit it can shoot ("Squad: Models of your squad may attack different
+    models of a target band or squad"), never at another unit; dice combined per target
+    model, cover and line of fire taken from the first shooter of each roll.  Each affected
+    unit in range may seek shelter (1 RP, Shelter Marker) before the hit rolls.
     """
     SI = xSI(X)
     US = xUS(X)
@@ -557,6 +561,7 @@ def do_ranged(X, actor, target):
     G = xG(X)
     u, side = _pay_attack(X, actor, np.int64(MI_RANGED))
     n = SI.shape[0]
+    tu0 = SI[target, SI_UNIT]
     sh = _scratch(X, 13, US[u, US_N])
     tg = _scratch(X, 14, US[u, US_N])
     cv = _scratch(X, 15, US[u, US_N])
@@ -571,7 +576,7 @@ def do_ranged(X, actor, target):
             bd = np.float64(1e30)
             t = np.int64(-1)
             for o in range(n):
-                if MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] == side:
+                if MI[o, MI_ALIVE] == 0 or SI[o, SI_UNIT] != tu0:
                     continue
                 co = can_shoot(X, m, o, MF[m, MF_X], MF[m, MF_Y])
                 if co < 0:

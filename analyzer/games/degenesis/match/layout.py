@@ -1,0 +1,185 @@
+"""Column indices, codes and constants of the Degenesis mission kernels (plain ints).
+
+numba freezes module-level ints as constants, so the kernels index their plain arrays
+with these names; ``compile.py``, ``trace.py`` and ``sandbox.py`` use the same names.
+"""
+
+from __future__ import annotations
+
+#: Most TILES of a FIELD, units of a match-up, profile levels, attack options per profile.
+MAX_TILES = 96
+MAX_UNITS = 40
+MAX_LEVELS = 8  # an OPERATIVE's POTENTIALS flipped 0..P (P <= 7), a CHAMPION's STAGES
+ROWS = 2 * MAX_LEVELS  # profile rows per unit: (DASHBOARD side, level)
+MAX_OPT = 6  # attack options per profile (WEAPONS and BARE HANDED)
+MAX_MOVE = 5  # MOVE ratings tabulated (1..MAX_MOVE; higher ones are capped)
+MAX_DEF = 16  # DEFENSE values tabulated for the greedy chances (higher: capped)
+POOL_W = 23  # the roll vector of ``rolls._encode_pool``: 3 counts, limit, mod, 18 faces
+P_LIMIT = 3  # its SECURE (BOTCH limit) entry
+P_MOD = 4  # its SUCCESS +/-X entry
+
+# ------------------------------------------------ UN: per unit, static
+U_SIDE = 0  # 0 OPERATIVES (side A), 1 the HOSTILE (side B)
+U_KIND = 1  # K_OPERATIVE, K_LEGION, K_CHAMPION
+U_HEALTH = 2  # WOUNDS before DEAD (2 per POTENTIAL; 1; STAGES)
+U_LEVELS = 3  # profile levels (POTENTIALS + 1; 1; STAGES)
+U_POINTS = 4
+U_VALUE = 5  # what killing it is worth to the greedy scores (points, x3 for a hunt target)
+U_CONCEPT = 6  # the OPERATIVE's CONCEPT ARCANA (0..12), -1 none
+U_COLS = 7
+K_OPERATIVE, K_LEGION, K_CHAMPION = 0, 1, 2
+KIND_NAMES = ("operative", "legion", "champion")
+
+# ------------------------------------------------ PF: per (unit, side, level) profile
+F_DEF = 0  # DEFENSE, DEFENSE +/-X and ARMOR included
+F_MOVE = 1  # MOVE 2 + SPEED, at least 1
+F_HIDDEN = 2  # HIDDEN +/-X of the unit (HARD TERRAIN adds 1 in the kernel)
+F_PUNCH = 3  # SUCKER PUNCHES per ROUND: 1 + DIRTY FIGHTING
+F_NOPT = 4  # attack options
+F_SCOUT = 5  # option row holding the bare POOL (FOCUS side: SCOUT rolls), -1 none
+PF_COLS = 6
+
+# ------------------------------------------------ OPT: per attack option (rows of prof*MAX_OPT)
+O_USABLE = 0
+O_ITEM = 1  # the ITEM's bit in the FLIPPED mask, -1 none (BARE HANDED, ATTACK POOL)
+O_RANGE = 2
+O_RANGED = 3  # a RANGED ATTACK (provokes SUCKER PUNCHES on the attacker's TILE)
+O_AREA = 4  # an AREA ATTACK (TARGETS a TILE)
+O_STUN = 5  # STUNS instead of WOUNDING
+O_POOL = 6  # POOL_W entries: the roll vector
+OPT_COLS = O_POOL + POOL_W
+# PW: per option row, P(success) against DEFENSE 0..MAX_DEF, then P(BOTCH)
+PW_BOTCH = MAX_DEF + 1
+PW_COLS = MAX_DEF + 2
+
+# ------------------------------------------------ FLD: per TILE, static
+T_ELEV = 0
+T_HARD = 1  # HARD TERRAIN: MOVE -1 to enter, HIDDEN +1
+T_SPAWN = 2  # a HOSTILE SPAWN POINT
+T_EXIT = 3  # an EXIT POINT (the mission's; the OSP is one too, for a RETREAT)
+T_OSP = 4  # the OPERATIVE SPAWN POINT
+T_OBJ = 5  # an OBJECTIVE
+T_THREATS = 6  # THREATS placed here at FIELD SETUP
+T_CHAMP = 7  # the CHAMPION's THREAT is placed here at FIELD SETUP
+T_GOAL = 8  # DISTANCE to the nearest goal TILE of the mission (exit / objective)
+FLD_COLS = 9
+
+# ------------------------------------------------ MS: mission and int options
+M_KIND = 0  # MISSION_KINDS
+M_ROUNDS = 1  # ROUND limit
+M_NEED = 2  # extraction: OPERATIVES to extract; hold: objective-ROUNDS to hold
+M_CAP = 3  # SCHEMING AREA: EDGES stored at most (the ROSTER size)
+M_EDGES = 4  # EDGES per OPERATIVE per ROUND
+M_ROSTER = 5
+M_POL_A = 6
+M_POL_B = 7
+M_FIRST = 8  # 0 rules, 1 alternate, 2 operatives, 3 hostile
+M_FORCED = 9  # -1, or the side forced to start (prepare's first_side)
+M_NTILES = 10
+M_TARGET = 11  # hunt: the CHAMPION's unit index, -1 none
+M_PUNCH_FIRST = 12  # a SUCKER PUNCH resolves before what provoked it
+M_RANGED_PROVOKE = 13  # a HOSTILE ATTACK with RANGE >= 1 is a RANGED ATTACK
+M_AMBUSH_STOPS = 14  # an AMBUSH ends the MOVE that triggered it
+M_AREA_ALLIES = 15  # AREA ATTACKS also hit ALLIES on the TILE
+M_CHECK = 16
+M_LOOK_ROLLOUTS = 17  # strong policy: rollouts per candidate
+M_LOOK_DEPTH = 18  # strong policy: TURNS played after the candidate
+M_HAS_EXIT = 19
+MS_COLS = 20
+MISSION_KINDS = ("extraction", "hold", "hunt")
+KIND_EXTRACT, KIND_HOLD, KIND_HUNT = 0, 1, 2
+POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
+POLICY_NAMES = ("random", "greedy", "rollout")
+FIRST_MODES = ("rules", "alternate", "operatives", "hostile")
+
+# ------------------------------------------------ ST: per unit, state
+S_ON = 0  # ON_RESERVE, ON_FIELD, ON_DEAD, ON_LEFT
+S_TILE = 1
+S_REVEALED = 2  # a HOSTILE unit shown as a MODEL (0: a THREAT token)
+S_WOUNDS = 3
+S_SIDE = 4  # DASHBOARD side: 0 FOCUS, 1 PRIMAL
+S_STUN = 5  # STUNNED this ROUND (no ACTIONS, DEFENSE -2)
+S_PUNCH = 6  # SUCKER PUNCHES made this ROUND
+S_EDGES = 7  # EDGES still held this ROUND (OPERATIVES)
+S_FLIPPED = 8  # ITEMS on their BOTCH face (bit mask of option items)
+S_DEALT = 9
+S_TAKEN = 10
+S_KILLS = 11
+S_DEATHS = 12
+S_SPAWNS = 13
+S_ATTACKS = 14
+S_SCORE = 15  # objectives done by an OPERATIVE; OPERATIVES killed by a HOSTILE unit
+S_COLS = 16
+ON_RESERVE, ON_FIELD, ON_DEAD, ON_LEFT = 0, 1, 2, 3
+
+# ------------------------------------------------ G: match state
+G_ROUND = 0
+G_STORED = 1  # EDGES in the SCHEMING AREA
+G_END = 2  # -1 playing, else the end reason
+G_WINNER = 3
+G_FIRST = 4
+G_NEV = 5
+G_TRACE = 6
+G_DPOS = 7  # dice script position
+G_ROLL = 8  # 1 inside a rollout (no trace, greedy for both)
+G_ACT = 9  # TURNS and HOSTILE ACTIONS played
+G_VIOL = 10
+G_CHECK = 11
+G_DONE = 12  # objectives done (extracted OPERATIVES, objective-ROUNDS held, target killed)
+G_LOST = 13  # OPERATIVES lost (DEAD)
+G_KILLED = 14  # HOSTILE units killed
+G_ATTACKS = 15
+G_HITS = 16
+G_PUNCHES = 17
+G_AMBUSHES = 18
+G_SPAWNS = 19
+G_SCOUTS = 20
+G_REVEALS = 21
+G_STUNS = 22
+G_BOTCHES = 23
+G_COLS = 24
+
+END_EXTRACTED, END_HELD, END_HUNTED, END_DEPLETED, END_ROUNDS = 0, 1, 2, 3, 4
+END_REASONS = (
+    "success: extracted",
+    "success: objective held",
+    "success: target killed",
+    "failure: roster depleted",
+    "failure: round limit",
+)
+RECORD_EXTRAS = (
+    "objectives_done",
+    "operatives_lost",
+    "hostile_killed",
+    "attacks",
+    "hits",
+    "sucker_punches",
+    "ambushes",
+    "spawns",
+    "scouts",
+    "reveals",
+    "stuns",
+    "botches",
+)
+UNIT_EXTRAS = ("kills", "deaths", "spawns", "attacks")
+
+# ------------------------------------------------ events (trace rows, int64)
+EV_COLS = 12  # kind, round, side, then 9 values
+E_SETUP = 1  # unit, tile, revealed, side (DASHBOARD)
+E_ROUND = 2  # edges per operative, stored
+E_TURN = 3  # unit, edges left
+E_MOVE = 4  # unit, from, to, path length
+E_ATTACK = 5  # unit, target (-1 tile), tile, option, total (-1 botch), defense, hit, free kind
+E_WOUND = 6  # unit, wounds, health, state (0 wounded, 1 dead/killed, 2 stage, 3 returned)
+E_AMBUSH = 7  # threat unit, operative
+E_REVEAL = 8  # unit, tile, by (0 scout, 1 attack, 2 ambush, 3 area)
+E_SPAWN = 9  # unit, tile
+E_SCOUT = 10  # unit, tile, total, difficulty, revealed
+E_FLIP = 11  # unit, new side
+E_REACT = 12  # stored edges at the start of the reaction phase, spent
+E_EXIT = 13  # unit, tile
+E_HOLD = 14  # tile, held total
+E_END = 15  # reason, winner, done, lost
+E_STUNNED = 16  # unit
+E_BOTCH = 19  # unit, item option
+E_PASS = 20  # unit (no useful ACTION)

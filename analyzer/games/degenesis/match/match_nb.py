@@ -1,0 +1,1435 @@
+"""The Degenesis: Clan Wars mission kernels: dice, wounds, actions, phases, policies.
+
+Rulebook ``degenesis-clan-wars.txt``; every rule function names its section.  All kernels
+take the same plain arrays (columns in :mod:`analyzer.games.degenesis.match.layout`):
+
+static  ``un`` (per unit), ``prof`` (per unit, DASHBOARD side and level: DEFENSE, MOVE,
+        HIDDEN, SUCKER PUNCHES), ``opt`` (attack options with their roll vectors, the
+        layout of ``rolls._encode_pool``), ``pw`` (their exact chances against each
+        DEFENSE, from ``rolls.unbotched_successes``), ``fld`` (per TILE), ``dist``
+        (DISTANCES), ``los`` (LINE OF SIGHT), ``mv`` (one MOVE's paths), ``ms`` (mission
+        and options);
+state   ``st`` (per unit), ``g`` (match), ``dc`` (dice script: ``dc[0]`` scripted die
+        faces 1..6 in ``dc[1:]``), ``rng`` (the match generator), ``ev`` (trace rows).
+"""
+
+# ruff: noqa: SIM102  (nested conditions kept readable in the kernels)
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.core import types as nt
+
+from analyzer.dice.random_nb import next_u64, roll_die
+from analyzer.games.degenesis.match.layout import (
+    E_AMBUSH,
+    E_ATTACK,
+    E_BOTCH,
+    E_END,
+    E_EXIT,
+    E_FLIP,
+    E_HOLD,
+    E_MOVE,
+    E_PASS,
+    E_REACT,
+    E_REVEAL,
+    E_ROUND,
+    E_SCOUT,
+    E_SETUP,
+    E_SPAWN,
+    E_STUNNED,
+    E_TURN,
+    E_WOUND,
+    END_DEPLETED,
+    END_EXTRACTED,
+    END_HELD,
+    END_HUNTED,
+    END_ROUNDS,
+    F_DEF,
+    F_HIDDEN,
+    F_MOVE,
+    F_NOPT,
+    F_PUNCH,
+    F_SCOUT,
+    G_ACT,
+    G_AMBUSHES,
+    G_ATTACKS,
+    G_BOTCHES,
+    G_CHECK,
+    G_DONE,
+    G_DPOS,
+    G_END,
+    G_FIRST,
+    G_HITS,
+    G_KILLED,
+    G_LOST,
+    G_NEV,
+    G_PUNCHES,
+    G_REVEALS,
+    G_ROLL,
+    G_ROUND,
+    G_SCOUTS,
+    G_SPAWNS,
+    G_STORED,
+    G_STUNS,
+    G_TRACE,
+    G_VIOL,
+    G_WINNER,
+    K_CHAMPION,
+    K_LEGION,
+    K_OPERATIVE,
+    KIND_EXTRACT,
+    KIND_HOLD,
+    KIND_HUNT,
+    M_AMBUSH_STOPS,
+    M_AREA_ALLIES,
+    M_CAP,
+    M_EDGES,
+    M_FIRST,
+    M_FORCED,
+    M_KIND,
+    M_LOOK_DEPTH,
+    M_LOOK_ROLLOUTS,
+    M_NEED,
+    M_NTILES,
+    M_POL_A,
+    M_PUNCH_FIRST,
+    M_ROUNDS,
+    M_TARGET,
+    MAX_DEF,
+    MAX_LEVELS,
+    MAX_MOVE,
+    MAX_OPT,
+    O_AREA,
+    O_ITEM,
+    O_POOL,
+    O_RANGE,
+    O_RANGED,
+    O_STUN,
+    O_USABLE,
+    ON_DEAD,
+    ON_FIELD,
+    ON_LEFT,
+    ON_RESERVE,
+    POL_GREEDY,
+    POL_RANDOM,
+    POL_STRONG,
+    PW_BOTCH,
+    ROWS,
+    S_ATTACKS,
+    S_DEALT,
+    S_DEATHS,
+    S_EDGES,
+    S_FLIPPED,
+    S_KILLS,
+    S_ON,
+    S_PUNCH,
+    S_REVEALED,
+    S_SCORE,
+    S_SIDE,
+    S_SPAWNS,
+    S_STUN,
+    S_TAKEN,
+    S_TILE,
+    S_WOUNDS,
+    T_CHAMP,
+    T_EXIT,
+    T_GOAL,
+    T_HARD,
+    T_OBJ,
+    T_OSP,
+    T_SPAWN,
+    T_THREATS,
+    U_HEALTH,
+    U_KIND,
+    U_LEVELS,
+    U_POINTS,
+    U_SIDE,
+    U_VALUE,
+)
+from analyzer.games.degenesis.rolls import _roll_once
+from analyzer.match.seeding_nb import seed_match, splitmix
+
+i8 = nt.int64
+f8 = nt.float64
+b1 = nt.boolean
+I1 = nt.int64[::1]
+I2 = nt.int64[:, ::1]
+F2 = nt.float64[:, ::1]
+U1 = nt.uint64[::1]
+#: The arrays every rule kernel takes, in this order (one compiled specialisation each).
+CTX = (I2, I2, I2, F2, I2, I2, I2, I2, I1, I2, I1, I1, U1, I2)
+
+STUN_DEFENSE = 2  # "Stun": "receives DEFENSE -2"
+THREAT_AREA = 2  # "Threats": DEFENSE +2 against AREA ATTACKS
+MAXC = 160  # candidate actions per decision
+BIG = 1e9
+# candidate kinds
+C_PASS, C_MOVE, C_ATTACK, C_AREA, C_SCOUT, C_FLIP, C_EXIT, C_SPAWN = 0, 1, 2, 3, 4, 5, 6, 7
+# rule-test operations (sandbox.py)
+OP_BLOCK, OP_ATTACK, OP_MOVE, OP_SCOUT, OP_SPAWN, OP_EXIT, OP_AREA = 0, 1, 2, 3, 4, 5, 6
+OP_TURN, OP_REACT, OP_ROUND, OP_CHECK, OP_AMBUSH = 7, 8, 9, 10, 11
+
+
+# =========================================================== dice and trace
+@njit((I1, I1, U1), cache=True)
+def die(g, dc, rng):
+    """One die face 1..6: the next scripted face while the script lasts, else the generator."""
+    if g[G_DPOS] < dc[0]:
+        g[G_DPOS] += 1
+        return dc[g[G_DPOS]]
+    return int(roll_die(rng, 6))
+
+
+@njit((I1, I1, U1, I1), cache=True)
+def roll(g, dc, rng, p):
+    """ "Dice Rolls", "Secure", "Success": one ROLL of the POOL vector ``p`` (the layout of
+    ``rolls._encode_pool``): -1 if it BOTCHES, else max(SUCCESSES + SUCCESS +/-X, 0).
+    Unscripted it is ``rolls._roll_once`` itself; scripted faces follow the same rules."""
+    if g[G_DPOS] >= dc[0]:
+        return int(_roll_once(rng, p))
+    total = 0
+    botches = 0
+    for t in range(3):
+        for _ in range(p[t]):
+            face = p[5 + 6 * t + die(g, dc, rng) - 1]
+            if face < 0:
+                botches += 1
+            else:
+                total += face
+    if botches > p[3]:
+        return -1
+    return max(total + p[4], 0)
+
+
+@njit((U1, i8), cache=True)
+def pick(rng, n):
+    """A uniform choice in 0..n-1 (the random policy; never scripted)."""
+    if n <= 1:
+        return 0
+    return int(roll_die(rng, n)) - 1
+
+
+@njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), cache=True)
+def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
+    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
+        return
+    k = g[G_NEV]
+    if k >= ev.shape[0]:
+        return
+    ev[k, 0] = kind
+    ev[k, 1] = g[G_ROUND]
+    ev[k, 2] = side
+    ev[k, 3] = a
+    ev[k, 4] = b
+    ev[k, 5] = c
+    ev[k, 6] = d
+    ev[k, 7] = e
+    ev[k, 8] = f
+    ev[k, 9] = h
+    ev[k, 10] = i
+    ev[k, 11] = j
+    g[G_NEV] = k + 1
+
+
+# =========================================================== unit state
+@njit((I2, I2, i8), cache=True)
+def prow(un, st, u):
+    """The profile row of ``u`` now: its DASHBOARD side and level (POTENTIALS FLIPPED or
+    CHAMPION STAGE; TRAUMA keeps the last level)."""
+    lv = min(st[u, S_WOUNDS], un[u, U_LEVELS] - 1)
+    side = st[u, S_SIDE] if un[u, U_KIND] == K_OPERATIVE else 0
+    return u * ROWS + side * MAX_LEVELS + lv
+
+
+@njit((I2, I2, I2, I2, i8, b1), cache=True)
+def defense(un, prof, fld, st, u, area):
+    """DEFENSE of ``u`` ("Attack", "Defense", "Stun": -2); against an AREA ATTACK plus its
+    HIDDEN +/-X (HARD TERRAIN: HIDDEN +1) and +2 for a THREAT ("Area Attack", "Threats")."""
+    d = prof[prow(un, st, u), F_DEF]
+    if st[u, S_STUN] == 1:
+        d -= STUN_DEFENSE
+    if area:
+        d += prof[prow(un, st, u), F_HIDDEN] + fld[st[u, S_TILE], T_HARD]
+        if un[u, U_SIDE] == 1 and st[u, S_REVEALED] == 0:
+            d += THREAT_AREA
+    return max(d, 0)
+
+
+@njit((I2, I2, I2, I2, i8), cache=True)
+def hidden(un, prof, fld, st, u):
+    """HIDDEN +/-X of ``u``: its ABILITY plus 1 in HARD TERRAIN ("Hidden", "Hard Terrain")."""
+    return prof[prow(un, st, u), F_HIDDEN] + fld[st[u, S_TILE], T_HARD]
+
+
+@njit((I2, I2, I2, i8, i8), cache=True)
+def usable(un, opt, st, u, row):
+    """Option ``row`` may be used: its colour matches the side and its ITEM is operational."""
+    if opt[row, O_USABLE] == 0:
+        return False
+    item = opt[row, O_ITEM]
+    return item < 0 or (st[u, S_FLIPPED] >> item) & 1 == 0
+
+
+@njit((F2, i8, i8), cache=True)
+def chance(pw, row, d):
+    """P(the ROLL of option ``row`` reaches DEFENSE ``d``) (exact, from ``rolls``)."""
+    if d > MAX_DEF:
+        return 0.0
+    return pw[row, max(d, 0)]
+
+
+@njit((I2, I2, i8, i8), cache=True)
+def count_on(un, st, side, tile):
+    """Units of ``side`` on the FIELD on ``tile``."""
+    n = 0
+    for v in range(st.shape[0]):
+        if st[v, S_ON] == ON_FIELD and st[v, S_TILE] == tile and un[v, U_SIDE] == side:
+            n += 1
+    return n
+
+
+@njit((I2, I2, i8, i8), cache=True)
+def threats_on(un, st, tile, exclude):
+    """THREAT tokens (unREVEALED HOSTILE units) on ``tile``."""
+    n = 0
+    for v in range(st.shape[0]):
+        if v != exclude and st[v, S_ON] == ON_FIELD and st[v, S_TILE] == tile:
+            if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0:
+                n += 1
+    return n
+
+
+# =========================================================== mission end
+@njit(CTX, cache=True)
+def check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
+    """ "Mission End", "Failure": the mission's OBJECTIVE done, or the ROSTER depleted."""
+    if g[G_END] >= 0:
+        return
+    kind = ms[M_KIND]
+    if kind == KIND_HUNT and st[ms[M_TARGET], S_ON] == ON_DEAD:
+        g[G_END] = END_HUNTED
+    elif kind == KIND_EXTRACT and g[G_DONE] >= ms[M_NEED]:
+        g[G_END] = END_EXTRACTED
+    elif kind == KIND_HOLD and g[G_DONE] >= ms[M_NEED]:
+        g[G_END] = END_HELD
+    else:
+        on = 0
+        for v in range(un.shape[0]):
+            if un[v, U_SIDE] == 0 and st[v, S_ON] == ON_FIELD:
+                on += 1
+        if on == 0:
+            g[G_END] = END_DEPLETED
+    if g[G_END] >= 0:
+        g[G_WINNER] = 1 if g[G_END] <= END_HUNTED else 2
+
+
+# =========================================================== wounds
+@njit((*CTX, i8, i8), cache=True)
+def wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, src, v):
+    """ "Potentials" / "The Hostile" / "Champions": an OPERATIVE FLIPS a POTENTIAL per WOUND
+    (then DISCARDS FLESHWOUNDS: TRAUMA) and is DEAD with neither; a LEGION dies at its
+    first WOUND and returns to the LEGION RESERVE; a CHAMPION steps to its next STAGE and
+    DIES WOUNDED on its last.  "Items": a DEAD OPERATIVE's ITEMS stay on its TILE (unused)."""
+    st[src, S_DEALT] += 1
+    st[v, S_TAKEN] += 1
+    kind = un[v, U_KIND]
+    state = 0
+    if kind == K_LEGION:
+        st[v, S_ON] = ON_RESERVE
+        st[v, S_TILE] = -1
+        st[v, S_REVEALED] = 0
+        st[v, S_DEATHS] += 1
+        st[src, S_KILLS] += 1
+        g[G_KILLED] += 1
+        state = 3
+    else:
+        st[v, S_WOUNDS] += 1
+        if st[v, S_WOUNDS] >= un[v, U_HEALTH]:
+            st[v, S_ON] = ON_DEAD
+            st[v, S_DEATHS] += 1
+            st[v, S_EDGES] = 0
+            st[src, S_KILLS] += 1
+            if kind == K_OPERATIVE:
+                g[G_LOST] += 1
+                st[src, S_SCORE] += 1
+            else:
+                g[G_KILLED] += 1
+                if v == ms[M_TARGET]:
+                    st[src, S_SCORE] += 1
+                    g[G_DONE] += 1
+            state = 1
+        elif kind == K_CHAMPION:
+            state = 2
+    log(g, ev, E_WOUND, un[v, U_SIDE], v, st[v, S_WOUNDS], un[v, U_HEALTH], state, src,
+        0, 0, 0, 0)  # fmt: skip
+    check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+
+
+@njit((I1, I2, I2, i8, i8), cache=True)
+def reveal(g, ev, st, v, by):
+    """ "Threats": the THREAT token is FLIPPED and replaced by its MODEL."""
+    if st[v, S_REVEALED] == 0:
+        st[v, S_REVEALED] = 1
+        g[G_REVEALS] += 1
+        log(g, ev, E_REVEAL, 1, v, st[v, S_TILE], by, 0, 0, 0, 0, 0, 0)
+
+
+# =========================================================== attacks
+@njit((*CTX, i8, i8), cache=True)
+def best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, v):
+    """The option of ``u`` with the best chance to WOUND ``v`` on its own TILE (SUCKER
+    PUNCHES, AMBUSHES): RANGE >= 0 fits, STUN options only when nothing WOUNDS."""
+    pr = prow(un, st, u)
+    d = defense(un, prof, fld, st, v, False)
+    best = -1
+    bp = -1.0
+    for k in range(prof[pr, F_NOPT]):
+        row = pr * MAX_OPT + k
+        if usable(un, opt, st, u, row) and opt[row, O_AREA] == 0:
+            p = chance(pw, row, d) * (0.2 if opt[row, O_STUN] == 1 else 1.0)
+            if p > bp:
+                bp = p
+                best = k
+    return best
+
+
+@njit((*CTX, i8, i8, i8, i8), cache=True)
+def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
+    """ "Attack (Operative)" / "Attack (Hostile)": ROLL option ``k`` of ``u`` against the
+    DEFENSE of ``v`` (``v`` < 0: an AREA ATTACK on ``tile``: one ROLL against every unit
+    there, "Area Attack").  A success WOUNDS, or STUNS with a STUN ITEM ("Stun"); a BOTCH
+    FLIPS the ITEM used to its BOTCH face ("Dice Rolls").  A THREAT that ATTACKS is
+    REVEALED ("Threats")."""
+    row = prow(un, st, u) * MAX_OPT + k
+    p = opt[row, O_POOL : O_POOL + 23].copy()
+    total = roll(g, dc, rng, p)
+    side = un[u, U_SIDE]
+    g[G_ATTACKS] += 1
+    st[u, S_ATTACKS] += 1
+    if side == 1:
+        reveal(g, ev, st, u, 1)
+    if total < 0:
+        g[G_BOTCHES] += 1
+        if opt[row, O_ITEM] >= 0:
+            st[u, S_FLIPPED] |= 1 << opt[row, O_ITEM]
+            log(g, ev, E_BOTCH, side, u, k, 0, 0, 0, 0, 0, 0, 0)
+    stun = opt[row, O_STUN] == 1
+    n = un.shape[0]
+    for w in range(n):
+        if v >= 0 and w != v:
+            continue
+        if v < 0:
+            if w == u or st[w, S_ON] != ON_FIELD or st[w, S_TILE] != tile:
+                continue
+            if un[w, U_SIDE] == side and ms[M_AREA_ALLIES] == 0:
+                continue
+        d = defense(un, prof, fld, st, w, v < 0)
+        hit = total >= d
+        log(g, ev, E_ATTACK, side, u, w, tile, k, total, d, int(hit), int(v < 0), 0)
+        if hit:
+            g[G_HITS] += 1
+            if stun:
+                st[w, S_STUN] = 1
+                g[G_STUNS] += 1
+                log(g, ev, E_STUNNED, un[w, U_SIDE], w, 0, 0, 0, 0, 0, 0, 0, 0)
+            else:
+                wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, w)
+    return total
+
+
+@njit((*CTX, i8, i8), cache=True)
+def sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile):
+    """ "Sucker Punch": every ENEMY on ``tile`` makes an immediate FREE ATTACK on ``u`` (once
+    per ROUND, plus DIRTY FIGHTING +/-X); a STUNNED unit takes no ACTIONS ("Stun")."""
+    side = un[u, U_SIDE]
+    for e in range(un.shape[0]):
+        if st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
+            return
+        if un[e, U_SIDE] == side or st[e, S_ON] != ON_FIELD or st[e, S_TILE] != tile:
+            continue
+        if st[e, S_STUN] == 1 or st[e, S_PUNCH] >= prof[prow(un, st, e), F_PUNCH]:
+            continue
+        k = best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, e, u)
+        if k < 0:
+            continue
+        st[e, S_PUNCH] += 1
+        g[G_PUNCHES] += 1
+        resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, e, k, u, tile)
+
+
+@njit((*CTX, i8, i8, i8, i8), cache=True)
+def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
+    """An ATTACK ACTION: a RANGED ATTACK from a TILE with ENEMIES grants them SUCKER
+    PUNCHES ("Sucker Punch"), resolved first (``punch_first``; if ``u`` is removed the
+    ATTACK is lost) or after it."""
+    row = prow(un, st, u) * MAX_OPT + k
+    here = st[u, S_TILE]
+    provoke = opt[row, O_RANGED] == 1 and count_on(un, st, 1 - un[u, U_SIDE], here) > 0
+    if provoke and ms[M_PUNCH_FIRST] == 1:
+        sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
+        if st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
+            return
+    resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
+    if provoke and ms[M_PUNCH_FIRST] == 0 and g[G_END] < 0:
+        sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
+
+
+@njit((I2, I2, I2, I2, I2, I2, I2, i8, i8, i8), cache=True)
+def in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
+    """``v`` is a valid single TARGET of option ``row`` of ``u``: REVEALED if HOSTILE
+    ("Threats"), WITHIN RANGE (the DISTANCE changed by HIDDEN, never below 0: "Hidden",
+    "Range") and in LINE OF SIGHT."""
+    if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
+        return False
+    if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0:
+        return False
+    a = st[u, S_TILE]
+    b = st[v, S_TILE]
+    d = max(dist[a, b] + hidden(un, prof, fld, st, v), 0)
+    return d <= opt[row, O_RANGE] and los[a, b] == 1
+
+
+# =========================================================== ambushes and moves
+@njit((*CTX, i8, i8), cache=True)
+def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, op):
+    """ "Ambush": every THREAT sharing ``tile`` with an OPERATIVE is REVEALED and takes an
+    immediate FREE ACTION: an ATTACK on the OPERATIVE ``op`` that triggered it."""
+    for h in range(un.shape[0]):
+        if g[G_END] >= 0 or st[op, S_ON] != ON_FIELD:
+            return
+        if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_FIELD or st[h, S_TILE] != tile:
+            continue
+        if st[h, S_REVEALED] == 1:
+            continue
+        reveal(g, ev, st, h, 2)
+        g[G_AMBUSHES] += 1
+        log(g, ev, E_AMBUSH, 1, h, op, tile, 0, 0, 0, 0, 0, 0)
+        if st[h, S_STUN] == 1:
+            continue
+        k = best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, op)
+        if k >= 0:
+            resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, k, op, tile)
+
+
+@njit(CTX, cache=True)
+def ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
+    """ "Ambush" at the end of an ACTION: every TILE where an OPERATIVE and a THREAT meet."""
+    for op in range(un.shape[0]):
+        if un[op, U_SIDE] == 0 and st[op, S_ON] == ON_FIELD:
+            if threats_on(un, st, st[op, S_TILE], -1) > 0:
+                ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
+                       st[op, S_TILE], op)  # fmt: skip
+
+
+@njit((I2, I2, I2, I1, i8, i8, i8, b1), cache=True)
+def path_to(un, st, mv, ms, u, dest, budget, pen):
+    """The TILES of the cheapest one-MOVE path of ``u`` to ``dest`` (``dest`` first, its
+    start excluded), empty when out of reach."""
+    n = ms[M_NTILES]
+    m = min(max(budget, 1), MAX_MOVE)
+    base = ((0 if not pen else 1) * MAX_MOVE + m - 1) * n
+    a = st[u, S_TILE]
+    out = np.empty(n, dtype=np.int64)
+    if mv[base + a, dest] < 0 or dest == a:
+        return out[:0]
+    k = 0
+    t = dest
+    while t != a and k < n:
+        out[k] = t
+        k += 1
+        t = mv[base + a, t]
+    return out[:k]
+
+
+@njit((I2, I2, I2, i8), cache=True)
+def move_rating(un, prof, st, u):
+    """ "Move", "Speed": MOVE 2 + SPEED +/-X, at least 1 (tabulated up to MAX_MOVE)."""
+    return min(max(prof[prow(un, st, u), F_MOVE], 1), MAX_MOVE)
+
+
+@njit((*CTX, i8, i8), cache=True)
+def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest):
+    """A MOVE ACTION ("Move", "Movement", "Elevation", "Hard Terrain") along the cheapest
+    path: leaving a TILE with ENEMIES grants them SUCKER PUNCHES; an OPERATIVE entering a
+    THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``)."""
+    path = path_to(un, st, mv, ms, u, dest, move_rating(un, prof, st, u), True)
+    start = st[u, S_TILE]
+    side = un[u, U_SIDE]
+    for i in range(path.shape[0] - 1, -1, -1):
+        here = st[u, S_TILE]
+        if count_on(un, st, 1 - side, here) > 0:
+            sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
+            if st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
+                return
+        st[u, S_TILE] = path[i]
+        if side == 0 and threats_on(un, st, path[i], -1) > 0:
+            log(g, ev, E_MOVE, side, u, start, path[i], path.shape[0] - i, 0, 0, 0, 0, 0)
+            ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, path[i], u)
+            if ms[M_AMBUSH_STOPS] == 1 or st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
+                return
+            start = path[i]
+    if path.shape[0] > 0:
+        log(g, ev, E_MOVE, side, u, start, st[u, S_TILE], path.shape[0], 0, 0, 0, 0, 0)
+
+
+@njit((*CTX, i8), cache=True)
+def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+    """ "Exit Points": a MOVE ACTION on an EXIT POINT leaves the FIELD (SUCKER PUNCHES as
+    normal); an extracted OPERATIVE counts for the extraction."""
+    here = st[u, S_TILE]
+    if count_on(un, st, 1 - un[u, U_SIDE], here) > 0:
+        sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
+        if st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
+            return
+    st[u, S_ON] = ON_LEFT
+    st[u, S_EDGES] = 0
+    g[G_DONE] += 1
+    st[u, S_SCORE] += 1
+    log(g, ev, E_EXIT, un[u, U_SIDE], u, here, 0, 0, 0, 0, 0, 0, 0)
+    check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+
+
+@njit((*CTX, i8, i8), cache=True)
+def scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile):
+    """ "Scout": in FOCUS and UNOPPOSED, ROLL FOCUS against the DISTANCE to a TILE in LINE OF
+    SIGHT (THREATS in HARD TERRAIN: HIDDEN +1); success REVEALS 1 THREAT there, plus 1 per
+    SUCCESS above the DIFFICULTY."""
+    row = prof[prow(un, st, u), F_SCOUT]
+    diff = max(dist[st[u, S_TILE], tile] + fld[tile, T_HARD], 0)
+    total = roll(g, dc, rng, opt[row, O_POOL : O_POOL + 23].copy())
+    g[G_SCOUTS] += 1
+    found = 0
+    if total >= diff:
+        found = 1 + total - diff
+    shown = 0
+    for v in range(un.shape[0]):
+        if shown >= found:
+            break
+        if un[v, U_SIDE] == 1 and st[v, S_ON] == ON_FIELD and st[v, S_TILE] == tile:
+            if st[v, S_REVEALED] == 0:
+                reveal(g, ev, st, v, 0)
+                shown += 1
+    log(g, ev, E_SCOUT, 0, u, tile, total, diff, shown, 0, 0, 0, 0)
+
+
+@njit((*CTX, i8, i8), cache=True)
+def spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, tile):
+    """ "Spawn": a THREAT from the reserve (a LEGION back in the LEGION RESERVE, or a unit
+    not yet on the FIELD) placed at a SPAWN POINT."""
+    st[h, S_ON] = ON_FIELD
+    st[h, S_TILE] = tile
+    st[h, S_REVEALED] = 0
+    st[h, S_WOUNDS] = 0
+    st[h, S_STUN] = 0
+    st[h, S_SPAWNS] += 1
+    g[G_SPAWNS] += 1
+    log(g, ev, E_SPAWN, 1, h, tile, 0, 0, 0, 0, 0, 0, 0)
+
+
+# =========================================================== greedy values
+@njit((I2, I2, i8), cache=True)
+def wound_value(un, st, v):
+    """What one WOUND on ``v`` is worth: its value per WOUND, doubled for the killing one."""
+    left = un[v, U_HEALTH] - st[v, S_WOUNDS]
+    if un[v, U_KIND] == K_LEGION:
+        left = 1
+    per = un[v, U_VALUE] / un[v, U_HEALTH] if un[v, U_KIND] != K_LEGION else un[v, U_VALUE]
+    return per * (2.0 if left <= 1 else 1.0)
+
+
+#: Columns of the per-decision survey (``survey``): what a unit sees of every other one.
+V_ENEMY, V_TILE, V_TARGET, V_DEF, V_HID, V_WV, V_REACH, V_HARM = 0, 1, 2, 3, 4, 5, 6, 7
+V_COLS = 8
+
+
+@njit((*CTX, F2, i8), cache=True)
+def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u):
+    """Once per decision of ``u``: each ENEMY on the FIELD, its TILE, whether it may be
+    TARGETED (REVEALED), its DEFENSE, HIDDEN and value per WOUND, how far it threatens
+    (MOVE + RANGE) and its chance to WOUND ``u`` (a THREAT by the mean of the force's
+    LEGIONS: the OPERATIVES do not see through THREAT tokens)."""
+    my_def = prof[prow(un, st, u), F_DEF]
+    mean = 0.0
+    cnt = 0
+    for h in range(un.shape[0]):
+        if un[h, U_SIDE] != un[u, U_SIDE] and un[h, U_KIND] == K_LEGION:
+            mean += chance(pw, (h * ROWS) * MAX_OPT, my_def)
+            cnt += 1
+    if cnt > 0:
+        mean /= cnt
+    for v in range(un.shape[0]):
+        sv[v, V_ENEMY] = 0.0
+        if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
+            continue
+        pr = prow(un, st, v)
+        sv[v, V_ENEMY] = 1.0
+        sv[v, V_TILE] = st[v, S_TILE]
+        sv[v, V_TARGET] = 0.0 if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0 else 1.0
+        sv[v, V_DEF] = defense(un, prof, fld, st, v, False)
+        sv[v, V_HID] = hidden(un, prof, fld, st, v)
+        sv[v, V_WV] = wound_value(un, st, v)
+        sv[v, V_REACH] = prof[pr, F_MOVE] + opt[pr * MAX_OPT, O_RANGE]
+        revealed = sv[v, V_TARGET] == 1.0
+        sv[v, V_HARM] = chance(pw, pr * MAX_OPT, my_def) if revealed else mean
+
+
+@njit((I2, I2, F2, I2, I2, F2, i8, i8, i8, i8), cache=True)
+def prospect(prof, opt, pw, dist, los, sv, n, pr, flipped, tile):
+    """The best expected value of one ATTACK from ``tile`` with the options of profile
+    ``pr`` (STUN options and FLIPPED ITEMS left out) on a surveyed TARGET."""
+    best = 0.0
+    nopt = prof[pr, F_NOPT]
+    for v in range(n):
+        if sv[v, V_TARGET] != 1.0 or sv[v, V_ENEMY] != 1.0:
+            continue
+        t = int(sv[v, V_TILE])
+        if los[tile, t] == 0:
+            continue
+        d = max(dist[tile, t] + int(sv[v, V_HID]), 0)
+        for k in range(nopt):
+            row = pr * MAX_OPT + k
+            if opt[row, O_USABLE] == 0 or opt[row, O_STUN] == 1 or opt[row, O_AREA] == 1:
+                continue
+            item = opt[row, O_ITEM]
+            if item >= 0 and (flipped >> item) & 1 == 1:
+                continue
+            if d <= opt[row, O_RANGE]:
+                best = max(best, chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV])
+    return best
+
+
+@njit((I2, I2, F2, i8, i8, i8), cache=True)
+def harm(dist, fld, sv, n, tile, my_hidden):
+    """Expected WOUNDS on a unit standing on ``tile`` from the surveyed ENEMIES that could
+    reach and ATTACK it with one MOVE and one ATTACK (HIDDEN shortens their reach)."""
+    total = 0.0
+    hid = my_hidden + fld[tile, T_HARD]
+    for v in range(n):
+        if sv[v, V_ENEMY] == 1.0 and dist[int(sv[v, V_TILE]), tile] <= sv[v, V_REACH] - hid:
+            total += sv[v, V_HARM]
+    return total
+
+
+@njit((*CTX, i8), cache=True)
+def goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+    """Where the OPERATIVES head: the hunt's target (its nest until it shows), else -1
+    (the FIELD's goal DISTANCES, ``T_GOAL``)."""
+    if ms[M_KIND] != KIND_HUNT:
+        return -1
+    t = ms[M_TARGET]
+    if st[t, S_ON] == ON_FIELD and st[t, S_REVEALED] == 1:
+        return st[t, S_TILE]
+    for x in range(ms[M_NTILES]):
+        if fld[x, T_CHAMP] == 1:
+            return x
+    if st[t, S_ON] == ON_FIELD:
+        return st[t, S_TILE]
+    for x in range(ms[M_NTILES]):
+        if fld[x, T_SPAWN] == 1:
+            return x
+    return 0
+
+
+@njit((I2, I2, I2, F2, I2, I2, I2, I1, I2, F2, i8, i8, i8), cache=True)
+def op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, tile, goal):
+    """Greedy worth of ``u`` standing on ``tile``: nearer the goal, an ATTACK in prospect,
+    less expected harm (scaled by its value per WOUND)."""
+    gd = dist[tile, goal] if goal >= 0 else fld[tile, T_GOAL]
+    v = -3.0 * gd
+    if ms[M_KIND] == KIND_HOLD and fld[tile, T_OBJ] == 1:
+        v += 4.0
+    n = un.shape[0]
+    pr = prow(un, st, u)
+    v += 0.7 * prospect(prof, opt, pw, dist, los, sv, n, pr, st[u, S_FLIPPED], tile)
+    per = un[u, U_POINTS] / un[u, U_HEALTH]
+    v -= 0.8 * per * harm(dist, fld, sv, n, tile, prof[pr, F_HIDDEN])
+    return v
+
+
+# =========================================================== candidates
+@njit((F2, i8, i8, i8, i8, i8, f8), cache=True)
+def add(cand, n, kind, a, b, c, value):
+    if n >= cand.shape[0]:
+        return n
+    cand[n, 0] = kind
+    cand[n, 1] = a
+    cand[n, 2] = b
+    cand[n, 3] = c
+    cand[n, 4] = value
+    return n + 1
+
+
+@njit((*CTX, F2, i8), cache=True)
+def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
+    """The ACTIONS ``u`` may take now with their greedy values ("Operative Actions")."""
+    n = add(cand, 0, C_PASS, u, 0, 0, 0.0)
+    here = st[u, S_TILE]
+    side = st[u, S_SIDE]
+    pr = prow(un, st, u)
+    nt_ = ms[M_NTILES]
+    goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
+    sv = np.empty((un.shape[0], V_COLS))
+    survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
+    base = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, here, goal)  # fmt: skip
+    opposed = count_on(un, st, 1, here) > 0
+    per = un[u, U_POINTS] / un[u, U_HEALTH]
+    # ATTACKS ("Attack (Operative)") and AREA ATTACKS ("Area Attack")
+    risk = 0.0
+    if opposed:
+        for e in range(un.shape[0]):
+            if un[e, U_SIDE] == 1 and st[e, S_ON] == ON_FIELD and st[e, S_TILE] == here:
+                if st[e, S_PUNCH] < prof[prow(un, st, e), F_PUNCH] and st[e, S_STUN] == 0:
+                    risk += chance(pw, prow(un, st, e) * MAX_OPT, prof[pr, F_DEF]) * per
+    for k in range(prof[pr, F_NOPT]):
+        row = pr * MAX_OPT + k
+        if not usable(un, opt, st, u, row):
+            continue
+        pen = risk if opt[row, O_RANGED] == 1 else 0.0
+        bcost = pw[row, PW_BOTCH] * 0.5 if opt[row, O_ITEM] >= 0 else 0.0
+        if opt[row, O_AREA] == 1:
+            for e in range(un.shape[0]):  # the TILES holding ENEMIES, each once
+                if sv[e, V_ENEMY] != 1.0:
+                    continue
+                t = int(sv[e, V_TILE])
+                seen = False
+                for e2 in range(e):
+                    if sv[e2, V_ENEMY] == 1.0 and int(sv[e2, V_TILE]) == t:
+                        seen = True
+                if seen or dist[here, t] > opt[row, O_RANGE] or los[here, t] == 0:
+                    continue
+                val = 0.0
+                hits = 0
+                for w in range(un.shape[0]):
+                    if w == u or st[w, S_ON] != ON_FIELD or st[w, S_TILE] != t:
+                        continue
+                    if un[w, U_SIDE] == 0 and ms[M_AREA_ALLIES] == 0:
+                        continue
+                    p = chance(pw, row, defense(un, prof, fld, st, w, True))
+                    wv = wound_value(un, st, w)
+                    if un[w, U_SIDE] == 1:
+                        val += p * wv
+                        hits += 1
+                    else:
+                        val -= 1.5 * p * wv
+                if hits > 0:
+                    n = add(cand, n, C_AREA, u, k, t, val - pen - bcost)
+            continue
+        for v in range(un.shape[0]):
+            if in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
+                p = chance(pw, row, defense(un, prof, fld, st, v, False))
+                wv = wound_value(un, st, v)
+                if opt[row, O_STUN] == 1:
+                    wv *= 0.3 if st[v, S_STUN] == 0 else 0.0
+                n = add(cand, n, C_ATTACK, u, k, v, p * wv - pen - bcost)
+    # MOVES
+    m = move_rating(un, prof, st, u)
+    mbase = (MAX_MOVE + m - 1) * nt_
+    leave = 0.0
+    if opposed:
+        leave = 1.5 * risk
+    for t in range(nt_):
+        if t == here or mv[mbase + here, t] < 0:
+            continue
+        val = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, t, goal)  # fmt: skip
+        n = add(cand, n, C_MOVE, u, t, 0, val - base - leave)
+    # EXIT ("Exit Points"): the mission's EXIT POINT (the OSP's would be a RETREAT)
+    if ms[M_KIND] == KIND_EXTRACT and fld[here, T_EXIT] == 1 and fld[here, T_OSP] == 0:
+        n = add(cand, n, C_EXIT, u, here, 0, 50.0 - leave)
+    # SCOUT ("Scout"): FOCUS, UNOPPOSED, a TILE in LINE OF SIGHT with THREATS
+    if side == 0 and not opposed and prof[pr, F_SCOUT] >= 0:
+        srow = prof[pr, F_SCOUT]
+        for e in range(un.shape[0]):  # the TILES holding THREATS, each once
+            if sv[e, V_ENEMY] != 1.0 or sv[e, V_TARGET] == 1.0:
+                continue
+            t = int(sv[e, V_TILE])
+            seen = False
+            for e2 in range(e):
+                if sv[e2, V_ENEMY] == 1.0 and sv[e2, V_TARGET] == 0.0 and int(sv[e2, V_TILE]) == t:
+                    seen = True
+            if seen or los[here, t] == 0:
+                continue
+            nthreat = threats_on(un, st, t, -1)
+            p = chance(pw, srow, dist[here, t] + fld[t, T_HARD])
+            val = p * (0.8 + 0.4 * nthreat)
+            if goal >= 0 and t == goal:
+                val += 2.0 * p
+            n = add(cand, n, C_SCOUT, u, t, 0, val)
+    # FLIP ("Flip"): worth it when the other side's best ATTACK here is better
+    n_all = un.shape[0]
+    other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
+    other = prospect(prof, opt, pw, dist, los, sv, n_all, other_pr, st[u, S_FLIPPED], here)
+    now = prospect(prof, opt, pw, dist, los, sv, n_all, pr, st[u, S_FLIPPED], here)
+    n = add(cand, n, C_FLIP, u, 1 - side, 0, 0.6 * (other - now) - 0.05)
+    return n
+
+
+@njit((*CTX, F2), cache=True)
+def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """The HOSTILE's ACTIONS for one EDGE with their greedy values ("Hostile Actions",
+    "Spawn"): ATTACK, MOVE (a THREAT moving onto an OPERATIVE AMBUSHES it), SPAWN."""
+    n = 0
+    sv = np.empty((un.shape[0], V_COLS))
+    surveyed = False
+    nt_ = ms[M_NTILES]
+    for h in range(un.shape[0]):
+        if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_FIELD or st[h, S_STUN] == 1:
+            continue
+        pr = prow(un, st, h)
+        row = pr * MAX_OPT
+        here = st[h, S_TILE]
+        if not surveyed:  # what the HOSTILE sees of the OPERATIVES (the same for all)
+            survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, h)
+            surveyed = True
+        best_here = 0.0
+        for v in range(un.shape[0]):
+            if in_reach(un, prof, opt, fld, dist, los, st, h, row, v):
+                p = chance(pw, row, defense(un, prof, fld, st, v, False))
+                val = p * wound_value(un, st, v)
+                best_here = max(best_here, val)
+                n = add(cand, n, C_ATTACK, h, 0, v, val)
+        m = move_rating(un, prof, st, h)
+        mbase = (MAX_MOVE + m - 1) * nt_
+        risk = 0.0
+        if count_on(un, st, 0, here) > 0:
+            risk = 0.5 * un[h, U_VALUE]
+        for t in range(nt_):
+            if t == here or mv[mbase + here, t] < 0:
+                continue
+            val = 0.0
+            near = 99
+            for v in range(un.shape[0]):
+                if sv[v, V_ENEMY] != 1.0:
+                    continue
+                vt = int(sv[v, V_TILE])
+                dv = dist[t, vt]
+                near = min(near, dv)
+                p = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
+                if dv == 0 and st[h, S_REVEALED] == 0:
+                    val = max(val, p)
+                elif dv + int(sv[v, V_HID]) <= opt[row, O_RANGE] and los[t, vt] == 1:
+                    val = max(val, 0.5 * p)
+            if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
+                val += 0.6
+            val -= 0.15 * near
+            val -= risk
+            n = add(cand, n, C_MOVE, h, t, 0, val - 0.5 * best_here)
+    # SPAWN one reserve unit per kind of profile (the first listed of each card)
+    for h in range(un.shape[0]):
+        if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_RESERVE:
+            continue
+        if h > 0 and un[h - 1, U_SIDE] == 1 and st[h - 1, S_ON] == ON_RESERVE:
+            if un[h - 1, U_POINTS] == un[h, U_POINTS] and un[h - 1, U_KIND] == un[h, U_KIND]:
+                continue
+        for t in range(nt_):
+            if fld[t, T_SPAWN] == 0:
+                continue
+            near = 99
+            val = 0.3
+            for v in range(un.shape[0]):
+                if un[v, U_SIDE] == 0 and st[v, S_ON] == ON_FIELD:
+                    near = min(near, dist[t, st[v, S_TILE]])
+                    if dist[t, st[v, S_TILE]] == 0:
+                        p = chance(pw, h * ROWS * MAX_OPT, defense(un, prof, fld, st, v, False))
+                        val += p * wound_value(un, st, v)  # fmt: skip
+            n = add(cand, n, C_SPAWN, h, t, 0, val + 0.1 * max(6 - near, 0))
+    return n
+
+
+@njit((*CTX, F2, i8, i8, b1), cache=True)
+def choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, pol, hostile):
+    """The candidate to play: the best (greedy; ties the first), a uniform one (random), or
+    -1 when the HOSTILE's best is not worth an EDGE (greedy keeps it stored)."""
+    if n == 0:
+        return -1
+    if pol == POL_RANDOM:
+        return pick(rng, n)
+    best = 0
+    for c in range(1, n):
+        if cand[c, 4] > cand[best, 4] + 1e-12:
+            best = c
+    if hostile and cand[best, 4] <= 0.0:
+        return -1
+    return best
+
+
+@njit((*CTX, F2, i8), cache=True)
+def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c):
+    """Carry out candidate ``c``, then the AMBUSHES at the end of the ACTION."""
+    kind = int(cand[c, 0])
+    a = int(cand[c, 1])
+    b = int(cand[c, 2])
+    x = int(cand[c, 3])
+    if kind == C_MOVE:
+        move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif kind == C_ATTACK:
+        attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, x,
+               st[x, S_TILE])  # fmt: skip
+    elif kind == C_AREA:
+        attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, -1, x)
+    elif kind == C_SCOUT:
+        scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif kind == C_FLIP:
+        st[a, S_SIDE] = b
+        log(g, ev, E_FLIP, 0, a, b, 0, 0, 0, 0, 0, 0, 0)
+    elif kind == C_EXIT:
+        leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
+    elif kind == C_SPAWN:
+        spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    else:
+        log(g, ev, E_PASS, un[a, U_SIDE], a, 0, 0, 0, 0, 0, 0, 0, 0)
+    if g[G_END] < 0:
+        ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+
+
+# =========================================================== turns and rounds
+@njit((I1, I1, i8), cache=True)
+def policy(ms, g, side):
+    """The policy of ``side`` (greedy for both inside a rollout)."""
+    if g[G_ROLL] != 0:
+        return POL_GREEDY
+    return ms[M_POL_A + side]
+
+
+@njit((*CTX, i8), cache=True)
+def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+    """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
+    st[u, S_EDGES] -= 1
+    g[G_ACT] += 1
+    log(g, ev, E_TURN, 0, u, st[u, S_EDGES], 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit((I2, I1, i8), cache=True)
+def can_act(st, g, u):
+    """``u`` may take an ACTION: the mission goes on, it is on the FIELD, not STUNNED."""
+    return g[G_END] < 0 and st[u, S_ON] == ON_FIELD and st[u, S_STUN] == 0
+
+
+@njit((*CTX, F2, i8), cache=True)
+def op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
+    """ "Turns: Action Phase": up to 2 ACTIONS (none when STUNNED: "Stun"); random or greedy
+    (the rollout policy plays greedy here: its own TURNS are ``strong_op_turn``)."""
+    begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
+    for _ in range(2):
+        if not can_act(st, g, u):
+            return
+        n = op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
+        c = choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n,
+                   policy(ms, g, 0), False)  # fmt: skip
+        play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
+
+
+@njit((I1, I1), cache=True)
+def store_edge(ms, g):
+    """ "Turns: Reaction Phase": the EDGE handed back is stored, at most the ROSTER size."""
+    g[G_STORED] = min(g[G_STORED] + 1, ms[M_CAP])
+    return g[G_STORED]
+
+
+@njit((*CTX, F2), cache=True)
+def reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """ "Turns: Reaction Phase": the EDGE is stored (at most the ROSTER size; the excess is
+    DISCARDED), then the HOSTILE DISCARDS stored EDGES for ACTIONS while it likes."""
+    start = store_edge(ms, g)
+    while g[G_STORED] > 0 and g[G_END] < 0:
+        n = host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        c = choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n,
+                   policy(ms, g, 1), True)  # fmt: skip
+        if c < 0:
+            break
+        g[G_STORED] -= 1
+        g[G_ACT] += 1
+        play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
+    log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit((I2, I2, I1, U1, i8), cache=True)
+def next_operative(un, st, g, rng, pol):
+    """Who takes the next TURN ("Rounds": the OPERATIVES use their EDGES in any order):
+    greedy the one holding most EDGES (ties: roster order), random any holder."""
+    best = -1
+    cnt = 0
+    for u in range(un.shape[0]):
+        if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD and st[u, S_EDGES] > 0:
+            cnt += 1
+            if best < 0 or st[u, S_EDGES] > st[best, S_EDGES]:
+                best = u
+    if best < 0 or pol != POL_RANDOM:
+        return best
+    j = pick(rng, cnt)
+    for u in range(un.shape[0]):
+        if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD and st[u, S_EDGES] > 0:
+            if j == 0:
+                return u
+            j -= 1
+    return best
+
+
+@njit(CTX, cache=True)
+def start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
+    """ "Rounds": single-ROUND effects end (STUN, SUCKER PUNCHES used) and each OPERATIVE on
+    the FIELD is handed its EDGES (by the ROSTER size at the start of the mission)."""
+    g[G_ROUND] += 1
+    for u in range(un.shape[0]):
+        st[u, S_STUN] = 0
+        st[u, S_PUNCH] = 0
+        if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD:
+            st[u, S_EDGES] = ms[M_EDGES]
+    log(g, ev, E_ROUND, 0, ms[M_EDGES], g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(CTX, cache=True)
+def end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
+    """End of a ROUND: a hold mission counts each OBJECTIVE held by an UNOPPOSED OPERATIVE;
+    the ROUND limit ends the mission in failure."""
+    if g[G_END] >= 0:
+        return
+    if ms[M_KIND] == KIND_HOLD:
+        for t in range(ms[M_NTILES]):
+            if fld[t, T_OBJ] == 1 and count_on(un, st, 0, t) > 0 and count_on(un, st, 1, t) == 0:
+                g[G_DONE] += 1
+                for u in range(un.shape[0]):
+                    if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD and st[u, S_TILE] == t:
+                        st[u, S_SCORE] += 1
+                        break
+                log(g, ev, E_HOLD, 0, t, g[G_DONE], 0, 0, 0, 0, 0, 0, 0)
+        check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+    if g[G_END] < 0 and g[G_ROUND] >= ms[M_ROUNDS]:
+        g[G_END] = END_ROUNDS
+        g[G_WINNER] = 2
+
+
+@njit(CTX, cache=True)
+def check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
+    """Invariants: WOUNDS within health, units on the FIELD on a TILE and others off it,
+    EDGES within bounds, REVEALED only on the FIELD, OPERATIVES never in the reserve."""
+    nt_ = ms[M_NTILES]
+    bad = 0
+    for u in range(un.shape[0]):
+        if st[u, S_WOUNDS] < 0 or st[u, S_WOUNDS] > un[u, U_HEALTH]:
+            bad += 1
+        if st[u, S_ON] == ON_FIELD:
+            if st[u, S_TILE] < 0 or st[u, S_TILE] >= nt_:
+                bad += 1
+        elif st[u, S_ON] == ON_RESERVE:
+            if st[u, S_TILE] != -1 or st[u, S_REVEALED] != 0 or un[u, U_SIDE] == 0:
+                bad += 1
+        if st[u, S_EDGES] < 0 or st[u, S_EDGES] > ms[M_EDGES]:
+            bad += 1
+        if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_DEAD and st[u, S_WOUNDS] != un[u, U_HEALTH]:
+            bad += 1
+        if un[u, U_KIND] == K_LEGION and st[u, S_ON] == ON_DEAD:
+            bad += 1
+    if g[G_STORED] < 0 or g[G_STORED] > ms[M_CAP]:
+        bad += 1
+    g[G_VIOL] += bad
+
+
+# =========================================================== rollout policy
+@njit((I2, I1, i8), cache=True)
+def progress(un, g, side):
+    """A rollout's score for ``side``: the mission's outcome first, then objectives done,
+    OPERATIVES lost and HOSTILE units killed."""
+    v = 10.0 * g[G_DONE] - 6.0 * g[G_LOST] + 1.0 * g[G_KILLED]
+    if g[G_END] >= 0:
+        v += 100.0 if g[G_WINNER] == 1 else -100.0
+    return v if side == 0 else -v
+
+
+@njit((*CTX, F2, i8, i8), cache=True)
+def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, side):
+    """The rollout policy: the 3 best greedy candidates (and, for the HOSTILE, keeping the
+    EDGE) each played on copies of the state, then ``rollout_depth`` TURNS and their
+    REACTION PHASES greedily for both sides, ``rollouts`` times with forked generators
+    shared by the candidates (common random numbers); the best mean score wins."""
+    if n == 0:
+        return -1
+    top = np.full(3, -1, dtype=np.int64)
+    for c in range(n):
+        for j in range(3):
+            if top[j] < 0 or cand[c, 4] > cand[top[j], 4] + 1e-12:
+                for q in range(2, j, -1):
+                    top[q] = top[q - 1]
+                top[j] = c
+                break
+    base = next_u64(rng)
+    st2 = st.copy()
+    g2 = g.copy()
+    rng2 = rng.copy()
+    cand2 = np.zeros_like(cand)
+    best = top[0]
+    bv = -BIG
+    n_try = 4 if side == 1 else 3
+    for j in range(n_try):
+        c = top[j] if j < 3 else -1
+        if j < 3 and c < 0:
+            continue
+        tot = 0.0
+        for r in range(ms[M_LOOK_ROLLOUTS]):
+            st2[:, :] = st
+            g2[:] = g
+            g2[G_ROLL] = 1
+            g2[G_DPOS] = dc[0]
+            for w in range(4):
+                rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+            rng2[4] = 0
+            rng2[5] = 0
+            if c >= 0:
+                play(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand, c)
+                if side == 1:
+                    g2[G_STORED] -= 1
+            if side == 0 and g2[G_END] < 0:  # this TURN's REACTION PHASE
+                reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand2)
+            for _ in range(ms[M_LOOK_DEPTH]):
+                if g2[G_END] >= 0:
+                    break
+                u = next_operative(un, st2, g2, rng2, POL_GREEDY)
+                if u < 0:
+                    end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev)
+                    if g2[G_END] >= 0:
+                        break
+                    start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev)
+                    continue
+                op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand2, u)
+                if g2[G_END] < 0:
+                    reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev,
+                             cand2)  # fmt: skip
+            tot += progress(un, g2, side)
+        if tot > bv + 1e-9:
+            bv = tot
+            best = c
+    return best
+
+
+@njit((*CTX, F2, i8), cache=True)
+def strong_op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
+    """An OPERATIVE's TURN under the rollout policy (each ACTION by ``rollout_choice``)."""
+    begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
+    for _ in range(2):
+        if not can_act(st, g, u):
+            return
+        n = op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
+        c = rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand,
+                           n, 0)  # fmt: skip
+        play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
+
+
+@njit((*CTX, F2), cache=True)
+def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """A REACTION PHASE under the rollout policy (each EDGE by ``rollout_choice``, which may
+    keep it stored)."""
+    start = store_edge(ms, g)
+    while g[G_STORED] > 0 and g[G_END] < 0:
+        n = host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        c = rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand,
+                           n, 1)  # fmt: skip
+        if c < 0:
+            break
+        g[G_STORED] -= 1
+        g[G_ACT] += 1
+        play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
+    log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit((*CTX, F2), cache=True)
+def play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """One ROUND: TURNS (each followed by its REACTION PHASE) until no EDGES are left."""
+    start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+    while g[G_END] < 0:
+        u = next_operative(un, st, g, rng, policy(ms, g, 0))
+        if u < 0:
+            break
+        if policy(ms, g, 0) == POL_STRONG:
+            strong_op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
+        else:
+            op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
+        if g[G_CHECK]:
+            check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+        if g[G_END] < 0:
+            if policy(ms, g, 1) == POL_STRONG:
+                strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+            else:
+                reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        if g[G_CHECK]:
+            check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+    end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+
+
+# =========================================================== set-up, checks, records
+@njit((*CTX, i8), cache=True)
+def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k):
+    """ "Step 4: Field Setup": the OPERATIVES at the OSP, each on the DASHBOARD side of its
+    choice (greedy: the side with the better ATTACK against a DEFENSE 2; random: either);
+    the THREATS placed (unit for unit at random, the CHAMPION on its nest); the first
+    ROUND (``first``: the HOSTILE may react first with a full SCHEMING AREA: a variant)."""
+    n = un.shape[0]
+    st[:, :] = 0
+    for u in range(n):
+        st[u, S_TILE] = -1
+    trace = g[G_TRACE]
+    chk = g[G_CHECK]
+    g[:] = 0
+    g[G_TRACE] = trace
+    g[G_CHECK] = chk
+    g[G_END] = -1
+    nt_ = ms[M_NTILES]
+    osp = 0
+    for t in range(nt_):
+        if fld[t, T_OSP] == 1:
+            osp = t
+    for u in range(n):
+        if un[u, U_SIDE] != 0:
+            continue
+        st[u, S_ON] = ON_FIELD
+        st[u, S_TILE] = osp
+        side = 0
+        if ms[M_POL_A] == POL_RANDOM:
+            side = pick(rng, 2)
+        else:
+            bv = -1.0
+            for s in range(2):
+                pr = u * ROWS + s * MAX_LEVELS
+                for kk in range(prof[pr, F_NOPT]):
+                    row = pr * MAX_OPT + kk
+                    if opt[row, O_USABLE] == 1 and opt[row, O_STUN] == 0:
+                        p = chance(pw, row, 2) * (1.0 + 0.3 * min(opt[row, O_RANGE], 3))
+                        if p > bv + 1e-12:
+                            bv = p
+                            side = s
+        st[u, S_SIDE] = side
+        log(g, ev, E_SETUP, 0, u, osp, 1, side, 0, 0, 0, 0, 0)
+    champ = ms[M_TARGET]
+    for t in range(nt_):
+        if fld[t, T_CHAMP] == 1:
+            for h in range(n):
+                if un[h, U_KIND] == K_CHAMPION and st[h, S_ON] == ON_RESERVE:
+                    champ = h
+                    break
+            if champ >= 0:
+                st[champ, S_ON] = ON_FIELD
+                st[champ, S_TILE] = t
+                log(g, ev, E_SETUP, 1, champ, t, 0, 0, 0, 0, 0, 0, 0)
+    for t in range(nt_):
+        for _ in range(fld[t, T_THREATS]):
+            cnt = 0
+            for h in range(n):
+                if un[h, U_KIND] == K_LEGION and st[h, S_ON] == ON_RESERVE:
+                    cnt += 1
+            if cnt == 0:
+                break
+            j = pick(rng, cnt)
+            for h in range(n):
+                if un[h, U_KIND] == K_LEGION and st[h, S_ON] == ON_RESERVE:
+                    if j == 0:
+                        st[h, S_ON] = ON_FIELD
+                        st[h, S_TILE] = t
+                        log(g, ev, E_SETUP, 1, h, t, 0, 0, 0, 0, 0, 0, 0)
+                        break
+                    j -= 1
+    mode = ms[M_FIRST]
+    if ms[M_FORCED] >= 0:
+        first = ms[M_FORCED]
+    elif mode == 1:
+        first = k % 2
+    elif mode == 3:
+        first = 1
+    else:
+        first = 0
+    g[G_FIRST] = first
+
+
+@njit((I2, I2, I1, I2, nt.int64[:, :, ::1], i8), cache=True)
+def write_record(un, st, g, rec, urec, row):
+    rec[row, 0] = g[G_WINNER]
+    rec[row, 1] = g[G_DONE]
+    rec[row, 2] = g[G_LOST]
+    rec[row, 3] = g[G_FIRST]
+    rec[row, 4] = g[G_ROUND]
+    rec[row, 5] = g[G_END]
+    rec[row, 6] = g[G_ACT]
+    rec[row, 7] = g[G_VIOL]
+    rec[row, 8] = g[G_DONE]
+    rec[row, 9] = g[G_LOST]
+    rec[row, 10] = g[G_KILLED]
+    rec[row, 11] = g[G_ATTACKS]
+    rec[row, 12] = g[G_HITS]
+    rec[row, 13] = g[G_PUNCHES]
+    rec[row, 14] = g[G_AMBUSHES]
+    rec[row, 15] = g[G_SPAWNS]
+    rec[row, 16] = g[G_SCOUTS]
+    rec[row, 17] = g[G_REVEALS]
+    rec[row, 18] = g[G_STUNS]
+    rec[row, 19] = g[G_BOTCHES]
+    for u in range(un.shape[0]):
+        on = st[u, S_ON]
+        status = 0
+        if on == ON_DEAD:
+            status = 1
+        elif on == ON_LEFT:
+            status = 2
+        urec[row, u, 0] = status
+        urec[row, u, 1] = st[u, S_DEALT]
+        urec[row, u, 2] = st[u, S_TAKEN]
+        urec[row, u, 3] = st[u, S_SCORE]
+        urec[row, u, 4] = st[u, S_KILLS]
+        urec[row, u, 5] = st[u, S_DEATHS]
+        urec[row, u, 6] = st[u, S_SPAWNS]
+        urec[row, u, 7] = st[u, S_ATTACKS]
+
+
+@njit(cache=True, nogil=True)
+def run_block(
+    un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, state, block, first, count,
+    rec, urec, trace, chk, code, a, b, c,
+):  # fmt: skip
+    """The one entry kernel (one compile serves the match runner and the rule tests).
+
+    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec`` /
+    ``urec``; match ``k`` is seeded from the block state and ``k % block``
+    (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written
+    (``trace``), else 0.  Other codes: one rule operation on the hand-built state ``st``,
+    ``g`` (``sandbox.py``) with the operands ``a, b, c``."""
+    cand = np.zeros((MAXC, 5))
+    if code != OP_BLOCK:
+        if code == OP_ATTACK:
+            attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, c,
+                   st[c, S_TILE])  # fmt: skip
+        elif code == OP_AREA:
+            attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, -1, c)
+        elif code == OP_MOVE:
+            move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+        elif code == OP_SCOUT:
+            scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+        elif code == OP_SPAWN:
+            spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+        elif code == OP_EXIT:
+            leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
+        elif code == OP_TURN:
+            st[a, S_EDGES] = max(st[a, S_EDGES], 1)
+            op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, a)
+        elif code == OP_REACT:
+            reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        elif code == OP_ROUND:
+            play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        elif code == OP_CHECK:
+            g[G_VIOL] = 0
+            check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+            return g[G_VIOL]
+        elif code == OP_AMBUSH:
+            ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+        return 0
+    for kk in range(count):
+        k = first + kk
+        seed_match(rng, state, k % block)
+        g[G_TRACE] = 1 if trace else 0
+        g[G_CHECK] = 1 if chk else 0
+        setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k)
+        if g[G_FIRST] == 1:
+            g[G_STORED] = ms[M_CAP] - 1
+            reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        while g[G_END] < 0:
+            play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        log(g, ev, E_END, 0, g[G_END], g[G_WINNER], g[G_DONE], g[G_LOST], 0, 0, 0, 0, 0)
+        row = kk if rec.shape[0] == count else k
+        write_record(un, st, g, rec, urec, row)
+    return g[G_NEV] if trace else 0

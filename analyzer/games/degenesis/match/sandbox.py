@@ -1,0 +1,171 @@
+"""Hand-built mission states for rule tests: place units, script the dice, run one operation.
+
+>>> box = Sandbox(setup)          # a prepared Degenesis match-up (``ENGINE.prepare``)
+>>> box.place(0, (2, 0))          # unit 0 (record order) on the TILE of grid cell r2c0
+>>> box.place(4, (2, 1), revealed=True)
+>>> box.script([3, 1, 6])         # the next die faces (1..6), in rolling order
+>>> box.attack(0, 0, 4)           # unit 0 ATTACKS unit 4 with its option 0
+>>> box.wounds(4), box.lines()
+
+Every operation runs the engine's own kernels through ``match_nb.run_block`` (its
+operation codes: the same compiled entry point as the match runner).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.degenesis.match import layout as L
+from analyzer.games.degenesis.match import trace as T
+from analyzer.games.degenesis.match.engine import ENGINE
+
+
+class Sandbox:
+    """One mission state (every unit off the FIELD, in the reserve, until placed)."""
+
+    def __init__(self, setup: Any, trace_rows: int = 4000) -> None:
+        self.setup = setup
+        self.arrays = tuple(a.copy() for a in setup.arrays)
+        n = self.arrays[0].shape[0]
+        self.st, self.g, self.dc, self.rng = ENGINE.state_arrays(n)
+        self.st[:, L.S_TILE] = -1
+        self.g[L.G_END] = -1
+        self.g[L.G_ROUND] = 1
+        self.g[L.G_TRACE] = 1
+        self.rng[:4] = np.array([12345, 67890, 1, 2], dtype=np.uint64)
+        self.ev = np.zeros((trace_rows, L.EV_COLS), dtype=np.int64)
+        self.cells = setup.extra.tables.field.cells
+
+    # ---------------------------------------------------------------- state
+    def tile(self, cell: tuple[int, int]) -> int:
+        """The TILE index of grid cell (row, column)."""
+        return self.cells.index(tuple(cell))
+
+    def place(
+        self,
+        u: int,
+        cell: tuple[int, int],
+        revealed: bool = False,
+        side: str = "focus",
+        wounds: int = 0,
+        edges: int = 0,
+    ) -> None:
+        """Put unit ``u`` on the FIELD at ``cell`` (a HOSTILE unit as a THREAT unless
+        ``revealed``; an OPERATIVE on its ``side`` of the DASHBOARD)."""
+        self.st[u, L.S_ON] = L.ON_FIELD
+        self.st[u, L.S_TILE] = self.tile(cell)
+        self.st[u, L.S_REVEALED] = int(revealed)
+        self.st[u, L.S_SIDE] = 0 if side == "focus" else 1
+        self.st[u, L.S_WOUNDS] = wounds
+        self.st[u, L.S_EDGES] = edges
+
+    def script(self, faces: Sequence[int]) -> None:
+        """The next die faces (1..6, the face's position in ``dice.yaml``), in rolling order:
+        a POOL rolls its WHITE dice, then BLACK, then FATAL."""
+        self.dc = np.array([len(faces), *faces], dtype=np.int64)
+        self.g[L.G_DPOS] = 0
+
+    def set_option(self, column: int, value: int) -> None:
+        self.arrays[-1][column] = value
+
+    def dice_used(self) -> int:
+        return int(self.g[L.G_DPOS])
+
+    def at(self, u: int) -> tuple[int, int] | None:
+        t = int(self.st[u, L.S_TILE])
+        return None if t < 0 else self.cells[t]
+
+    def on(self, u: int) -> int:
+        return int(self.st[u, L.S_ON])
+
+    def wounds(self, u: int) -> int:
+        return int(self.st[u, L.S_WOUNDS])
+
+    def revealed(self, u: int) -> bool:
+        return bool(self.st[u, L.S_REVEALED])
+
+    def stunned(self, u: int) -> bool:
+        return bool(self.st[u, L.S_STUN])
+
+    def flipped(self, u: int) -> int:
+        return int(self.st[u, L.S_FLIPPED])
+
+    def stat(self, column: int) -> int:
+        return int(self.g[column])
+
+    # ---------------------------------------------------------------- operations
+    def _op(self, code: int, a: int = 0, b: int = 0, c: int = 0) -> int:
+        M = ENGINE.kernels()
+        return int(
+            M.run_block(*self.arrays, self.st, self.g, self.dc, self.rng, self.ev,
+                        np.zeros(4, dtype=np.uint64), 1, 0, 0, np.zeros((1, 1), dtype=np.int64),
+                        np.zeros((1, 1, 1), dtype=np.int64), False, False, int(code), int(a),
+                        int(b), int(c))
+        )  # fmt: skip
+
+    def attack(self, u: int, k: int, v: int) -> None:
+        """``u`` ATTACKS ``v`` with its option ``k`` (an ACTION: SUCKER PUNCHES included)."""
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_ATTACK, u, k, v)
+
+    def area(self, u: int, k: int, cell: tuple[int, int]) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_AREA, u, k, self.tile(cell))
+
+    def move(self, u: int, cell: tuple[int, int]) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_MOVE, u, self.tile(cell))
+
+    def scout(self, u: int, cell: tuple[int, int]) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_SCOUT, u, self.tile(cell))
+
+    def spawn(self, h: int, cell: tuple[int, int]) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_SPAWN, h, self.tile(cell))
+
+    def leave(self, u: int) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_EXIT, u)
+
+    def turn(self, u: int) -> None:
+        """One OPERATIVE TURN by its side's policy (2 ACTIONS)."""
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_TURN, u)
+
+    def react(self) -> None:
+        """One REACTION PHASE (the EDGE handed back is stored first)."""
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_REACT)
+
+    def round(self) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_ROUND)
+
+    def ambushes(self) -> None:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_AMBUSH)
+
+    def violations(self) -> int:
+        from analyzer.games.degenesis.match import match_nb as M
+
+        return self._op(M.OP_CHECK)
+
+    def events(self) -> np.ndarray:
+        return self.ev[: self.g[L.G_NEV]]
+
+    def lines(self) -> list[str]:
+        return T.render(self.setup, self.events())

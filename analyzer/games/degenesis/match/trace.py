@@ -1,0 +1,98 @@
+"""Play-by-play lines of a Degenesis mission trace, in the rulebook's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.degenesis.match import layout as L
+
+SIDES = ("OPERATIVE", "HOSTILE")
+DASHBOARD = ("FOCUS", "PRIMAL")
+REVEALED_BY = ("SCOUTING", "ATTACKING", "an AMBUSH", "an AREA ATTACK")
+
+
+def tile_name(comp: Any, t: int) -> str:
+    """A TILE as ``r<row>c<col>`` (its grid cell in the mission file)."""
+    if t < 0:
+        return "off the FIELD"
+    r, c = comp.tables.field.cells[t]
+    return f"r{r}c{c}"
+
+
+def render(setup: Any, events: np.ndarray) -> list[str]:
+    comp = setup.extra
+    names = comp.names
+    lines: list[str] = []
+    for row in events:
+        kind, rnd = int(row[0]), int(row[1])
+        a, b, c, d, e, f, h, i, _ = (int(x) for x in row[3:12])
+        if kind == L.E_SETUP:
+            if int(row[2]) == 0:
+                lines.append(
+                    f"Field setup: {names[a]} at the OSP {tile_name(comp, b)} in {DASHBOARD[d]}"
+                )
+            else:
+                lines.append(f"Field setup: a THREAT ({names[a]}) on {tile_name(comp, b)}")
+        elif kind == L.E_ROUND:
+            lines.append(f"=== ROUND {rnd}: {a} EDGE(S) per OPERATIVE; the HOSTILE has {b} stored")
+        elif kind == L.E_TURN:
+            lines.append(f"--- {names[a]}'s TURN ({b} EDGE(S) left)")
+        elif kind == L.E_MOVE:
+            lines.append(
+                f"  {names[a]} MOVES from {tile_name(comp, b)} to {tile_name(comp, c)} "
+                f"({d} BORDER(S))"
+            )
+        elif kind == L.E_ATTACK:
+            label = comp.option_names[a][d] if d < len(comp.option_names[a]) else "ATTACK"
+            roll = "BOTCH" if e < 0 else f"{e} SUCCESSES"
+            what = "AREA ATTACK on " + tile_name(comp, c) + ", " if i else ""
+            outcome = "hit" if h else "no effect"
+            lines.append(
+                f"  {names[a]} ATTACKS {names[b]} ({what}{label}): {roll} vs DEFENSE {f} "
+                f"-> {outcome}"
+            )
+        elif kind == L.E_WOUND:
+            state = (
+                "WOUNDED",
+                "DIES",
+                "steps to its next STAGE",
+                "DIES: back to the LEGION RESERVE",
+            )
+            count = "" if d == 3 else f" ({b}/{c} WOUNDS)"
+            lines.append(f"  {names[a]} {state[d]}{count}")
+        elif kind == L.E_AMBUSH:
+            lines.append(f"  AMBUSH! {names[a]} springs on {names[b]} at {tile_name(comp, c)}")
+        elif kind == L.E_REVEAL:
+            lines.append(
+                f"  THREAT REVEALED by {REVEALED_BY[c]}: {names[a]} on {tile_name(comp, b)}"
+            )
+        elif kind == L.E_SPAWN:
+            lines.append(f"  the HOSTILE SPAWNS a THREAT ({names[a]}) at {tile_name(comp, b)}")
+        elif kind == L.E_SCOUT:
+            roll = "BOTCH" if c < 0 else f"{c}"
+            lines.append(
+                f"  {names[a]} SCOUTS {tile_name(comp, b)}: {roll} vs DIFFICULTY {d}, "
+                f"{e} THREAT(S) REVEALED"
+            )
+        elif kind == L.E_FLIP:
+            lines.append(f"  {names[a]} FLIPS to {DASHBOARD[b]}")
+        elif kind == L.E_REACT:
+            lines.append(f"  REACTION PHASE: {a} EDGE(S) stored, {b} spent")
+        elif kind == L.E_EXIT:
+            lines.append(f"  {names[a]} leaves the FIELD by the EXIT POINT {tile_name(comp, b)}")
+        elif kind == L.E_HOLD:
+            lines.append(f"  OBJECTIVE {tile_name(comp, a)} held ({b} objective-ROUND(S))")
+        elif kind == L.E_STUNNED:
+            lines.append(f"  {names[a]} is STUNNED (no ACTIONS this ROUND, DEFENSE -2)")
+        elif kind == L.E_BOTCH:
+            lines.append(f"  {names[a]}'s {comp.option_names[a][b]} FLIPS to its BOTCH face")
+        elif kind == L.E_PASS:
+            lines.append(f"  {names[a]} takes no ACTION")
+        elif kind == L.E_END:
+            reason = L.END_REASONS[a] if 0 <= a < len(L.END_REASONS) else "?"
+            lines.append(
+                f"MISSION END after ROUND {rnd}: {reason}; objectives done {c}, OPERATIVES lost {d}"
+            )
+    return lines

@@ -1,0 +1,1746 @@
+"""The Heroscape match kernels: dice, geometry, attacks, movement, glyphs, rounds, policies.
+
+Rulebook ``heroscape.txt``; every rule function names its section.  The kernels take
+two tuples of plain arrays (columns in :mod:`analyzer.games.heroscape.match.layout`):
+
+``st`` (static)  ``hx`` spaces, ``dist`` spaces between spaces, ``los`` line of sight
+                 per height pair, ``tr`` terrain rules, ``fi`` figures, ``fr`` points per
+                 Life, ``ci`` Army Cards, ``gl`` glyphs, ``ew`` expected wounds and
+                 P(wounds >= k) of ``a`` attack against ``d`` defense dice (from
+                 ``rolls.ATTACK``), ``op`` options;
+``m`` (a match)  ``s`` figures, ``occ`` figure on each space (-1 none), ``gs`` glyphs,
+                 ``g`` match values, ``mk`` order markers (``mk[side, 0..3]`` the cards
+                 of 1, 2, 3 and X), ``dc`` dice script (``dc[0]`` scripted dice in
+                 ``dc[1:]``), ``rng`` the generator, ``ev`` trace rows, ``wk`` scratch.
+"""
+
+# ruff: noqa: SIM102, SIM109, SIM110, RUF046  (numba: no generators; int(round()) is needed)
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.dice.random_nb import next_u64, roll_die
+from analyzer.games.heroscape.match.layout import (
+    C_ACTS,
+    C_FIRST,
+    C_NFIG,
+    C_SIDE,
+    E_ATTACK,
+    E_DESTROYED,
+    E_END,
+    E_FALL,
+    E_GLYPH,
+    E_INIT,
+    E_LAVA,
+    E_LEAVE,
+    E_MARKERS,
+    E_MOVE,
+    E_NOFIG,
+    E_TURN,
+    E_WELL,
+    END_ELIMINATION,
+    END_ROUNDS,
+    END_SCENARIO,
+    F_ATTACK,
+    F_CARD,
+    F_DEFENSE,
+    F_DOUBLE,
+    F_HCLASS,
+    F_HEIGHT,
+    F_LIFE,
+    F_MOVE,
+    F_POWERS,
+    F_RANGE,
+    F_SIDE,
+    F_SIZE,
+    F_SP_ATTACK,
+    F_SP_KIND,
+    F_SP_RANGE,
+    F_SP_X,
+    G_ACT,
+    G_ASTRID,
+    G_ATTACKS,
+    G_BROOCH,
+    G_CHECK,
+    G_COLS,
+    G_DAGMAR,
+    G_DPOS,
+    G_END,
+    G_FALLS,
+    G_FIRST,
+    G_GERDA,
+    G_GLYPHS,
+    G_HAUKELAND,
+    G_INIT,
+    G_IVOR,
+    G_LEAVE,
+    G_NEV,
+    G_ROLL,
+    G_ROUND,
+    G_TRACE,
+    G_TRAPS,
+    G_TURNS,
+    G_VIOL,
+    G_WINNER,
+    GL_HEX,
+    GL_KIND,
+    GL_UP,
+    GS_CARRIER,
+    GS_HEX,
+    GS_UP,
+    H_GAP,
+    H_LEVEL,
+    H_NB,
+    H_OBSTACLE,
+    H_ORDER_B,
+    H_TERRAIN,
+    H_ZONE,
+    O_FALLING,
+    O_FIRST,
+    O_FORCED,
+    O_LEAVE_DICE,
+    O_LOOK_K,
+    O_LOOK_ROLLOUTS,
+    O_NHC,
+    O_POL_A,
+    O_ROUNDS,
+    O_SHIELD,
+    O_SIDES,
+    O_SKULL,
+    O_THREAT,
+    O_TIME_WINNER,
+    O_TRAP_WOUNDS,
+    O_TRAPS,
+    P_BLOODCURSED,
+    P_DEEP,
+    P_DOUBLE_ATTACK,
+    P_FLYING,
+    P_GULLOX,
+    P_NANITE,
+    P_NANOTOXIN,
+    P_OBFUSCATION,
+    P_STEALTH,
+    P_SWIM,
+    P_UNIQUE_HERO,
+    POL_GREEDY,
+    POL_RANDOM,
+    POL_STRONG,
+    S_ACTIVE,
+    S_ALIVE,
+    S_ATTACKS,
+    S_DEALT,
+    S_HEX,
+    S_NANITE,
+    S_NANOTOX,
+    S_ROUND_OUT,
+    S_SCORE,
+    S_TAIL,
+    S_TAKEN,
+    S_TREASURE,
+    S_WOUNDS,
+    SP_EXPLOSION,
+    SP_LINE,
+    TR_DEFENSE,
+    TR_LAVA_FIELD,
+    TR_MOLTEN,
+    TR_SHADOW,
+    TR_STOP,
+    TR_WATER,
+    TR_WELLSPRING,
+)
+from analyzer.match.seeding_nb import seed_match, splitmix
+
+BIG = 1 << 30
+NEG = -1.0e18
+#: wk rows: movement cost, predecessor, path, figures that made a leaving attack, order,
+#: leaving engagement attacks on the way
+W_COST, W_PREV, W_PATH, W_LEFT, W_ORDER, W_EXPOSE, W_MASK = 0, 1, 2, 3, 4, 5, 6
+W_ROWS = 7
+#: run_block operation codes (the sandbox's rule tests use the same compiled entry)
+OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
+OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
+
+
+# =========================================================== dice and trace
+@njit(cache=True)
+def die(m, sides):
+    """One die: the next scripted face while the dice script lasts (rule tests), else the
+    match generator ("Gather Your Components": combat dice and the 20-sided die)."""
+    g, dc, rng = m[3], m[5], m[6]
+    if g[G_DPOS] < dc[0]:
+        g[G_DPOS] += 1
+        return dc[g[G_DPOS]]
+    return roll_die(rng, sides)
+
+
+@njit(cache=True)
+def skulls(st, m, n):
+    """Skulls among ``n`` combat dice ("Roll Attack Dice")."""
+    op = st[9]
+    k = 0
+    for _ in range(n):
+        if die(m, op[O_SIDES]) <= op[O_SKULL]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def shields(st, m, n):
+    """Shields among ``n`` combat dice ("Roll Defense Dice")."""
+    op = st[9]
+    k = 0
+    for _ in range(n):
+        f = die(m, op[O_SIDES])
+        if op[O_SKULL] < f <= op[O_SKULL] + op[O_SHIELD]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def pick(m, n):
+    """A uniform choice in 0..n-1 (the random policy; never scripted)."""
+    if n <= 1:
+        return 0
+    return roll_die(m[6], n) - 1
+
+
+@njit(cache=True)
+def log(m, kind, side, a, b, c, d, e, f, h, i, j):
+    g, ev = m[3], m[7]
+    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
+        return
+    k = g[G_NEV]
+    if k >= ev.shape[0]:
+        return
+    ev[k, 0] = kind
+    ev[k, 1] = g[G_ROUND]
+    ev[k, 2] = side
+    ev[k, 3] = a
+    ev[k, 4] = b
+    ev[k, 5] = c
+    ev[k, 6] = d
+    ev[k, 7] = e
+    ev[k, 8] = f
+    ev[k, 9] = h
+    ev[k, 10] = i
+    ev[k, 11] = j
+    g[G_NEV] = k + 1
+
+
+# =========================================================== geometry
+@njit(cache=True)
+def scan(hx, side, idx):
+    """The ``idx``-th space in ``side``'s scan order (B scans from its own edge)."""
+    return idx if side == 0 else hx[idx, H_ORDER_B]
+
+
+@njit(cache=True)
+def dist_to(st, m, h, j):
+    """Spaces from space ``h`` to figure ``j`` (its closest space, "Determining Range and
+    Line of Sight to a Double-Space Figure")."""
+    dist, s = st[1], m[0]
+    d = dist[h, s[j, S_HEX]]
+    t = s[j, S_TAIL]
+    if t >= 0 and dist[h, t] < d:
+        d = dist[h, t]
+    return d
+
+
+@njit(cache=True)
+def fig_dist(st, m, i, j):
+    s = m[0]
+    d = dist_to(st, m, s[i, S_HEX], j)
+    t = s[i, S_TAIL]
+    if t >= 0:
+        d2 = dist_to(st, m, t, j)
+        if d2 < d:
+            d = d2
+    return d
+
+
+@njit(cache=True)
+def sees(st, m, i, hi, j):
+    """Line of sight from figure ``i`` standing on ``hi`` to any space of ``j``
+    ("Line of Sight": Target Point to Hit Zone, tables from ``scenario.sight_tables``)."""
+    los, fi, op, s = st[2], st[4], st[9], m[0]
+    row = fi[i, F_HCLASS] * op[O_NHC] + fi[j, F_HCLASS]
+    if los[row, hi, s[j, S_HEX]] != 0:
+        return True
+    t = s[j, S_TAIL]
+    return t >= 0 and los[row, hi, t] != 0
+
+
+@njit(cache=True)
+def level_of(st, m, i):
+    return st[0][m[0][i, S_HEX], H_LEVEL]
+
+
+@njit(cache=True)
+def engaged_at(st, m, i, h):
+    """Whether ``i`` on ``h`` is adjacent to an enemy figure ("Engaged")."""
+    fi, s = st[4], m[0]
+    for k in range(fi.shape[0]):
+        if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != fi[i, F_SIDE] and dist_to(st, m, h, k) == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def engaged(st, m, i):
+    fi, s = st[4], m[0]
+    for k in range(fi.shape[0]):
+        if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != fi[i, F_SIDE] and fig_dist(st, m, i, k) == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def glyph_held(st, m, side, kind):
+    """Whether ``side`` has a figure standing on a Glyph of ``kind`` ("Permanent Power
+    Glyphs": in effect for as long as a figure is standing on it)."""
+    fi, gl, gs, occ = st[4], st[7], m[2], m[1]
+    for q in range(gl.shape[0]):
+        if gl[q, GL_KIND] == kind and gs[q, GS_HEX] >= 0:
+            f = occ[gs[q, GS_HEX]]
+            if f >= 0 and fi[f, F_SIDE] == side:
+                return True
+    return False
+
+
+@njit(cache=True)
+def reach_range(st, m, i):
+    """Range Value, +4 with the Glyph of Ivor for a Range of 4 or more."""
+    fi = st[4]
+    r = fi[i, F_RANGE]
+    if r >= 4 and glyph_held(st, m, fi[i, F_SIDE], G_IVOR):
+        r += 4
+    return r
+
+
+@njit(cache=True)
+def height_dice(la, lb):
+    """Dice of height advantage of a base on level ``la`` over one on ``lb``
+    ("Height Advantage": 1, or 2 when more than 10 levels above)."""
+    if la - lb > 10:
+        return 2
+    if la > lb:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def defense_value(st, m, j, h, attacker_higher):
+    """Defense Value of ``j`` on space ``h`` (and its tail): "Shadow" +1 (Small, Medium,
+    Large; Obfuscation Matrix counts as being on shadow), "Toxic Land" -1 / "Toxic Water"
+    -2 (both: -2), Defend the Deep +2 (water, or an attacker with height advantage),
+    Glyph of Gerda +1; never below 0."""
+    hx, tr, fi, s = st[0], st[3], st[4], m[0]
+    v = fi[j, F_DEFENSE]
+    t = s[j, S_TAIL] if h == s[j, S_HEX] else -1
+    ta = hx[h, H_TERRAIN]
+    shadow = tr[ta, TR_SHADOW]
+    water = tr[ta, TR_WATER]
+    neg = min(tr[ta, TR_DEFENSE], 0)
+    if t >= 0:
+        tb = hx[t, H_TERRAIN]
+        shadow = max(shadow, tr[tb, TR_SHADOW])
+        water = max(water, tr[tb, TR_WATER])
+        neg = min(neg, tr[tb, TR_DEFENSE])
+    if (fi[j, F_POWERS] & P_OBFUSCATION) != 0:
+        shadow = 1
+    if shadow != 0 and fi[j, F_SIZE] <= 2:
+        v += 1
+    v += neg
+    if (fi[j, F_POWERS] & P_DEEP) != 0 and (water != 0 or attacker_higher):
+        v += 2
+    if glyph_held(st, m, fi[j, F_SIDE], G_GERDA):
+        v += 1
+    return max(v, 0)
+
+
+@njit(cache=True)
+def attack_value(st, m, i):
+    """Attack Value of ``i`` for a normal attack: + Glyph of Astrid."""
+    fi = st[4]
+    a = fi[i, F_ATTACK]
+    if glyph_held(st, m, fi[i, F_SIDE], G_ASTRID):
+        a += 1
+    return a
+
+
+@njit(cache=True)
+def normal_dice(st, m, i, hi, j):
+    """(attack dice, defense dice) of a normal attack of ``i`` standing on ``hi`` on ``j``
+    ("Resolving a Master Game Attack", "Height Advantage")."""
+    hx, s = st[0], m[0]
+    li = hx[hi, H_LEVEL]
+    lj = level_of(st, m, j)
+    a = attack_value(st, m, i) + height_dice(li, lj)
+    d = defense_value(st, m, j, s[j, S_HEX], li > lj) + height_dice(lj, li)
+    return a, d
+
+
+@njit(cache=True)
+def expected(st, a, d, left):
+    """(expected wounds capped at ``left``, P(wounds >= left)) from the exact tables."""
+    ew = st[8]
+    n = ew.shape[0] - 1
+    a = min(a, n)
+    d = min(d, n)
+    e = ew[a, d, 0]
+    k = min(max(left, 1), ew.shape[2] - 1)
+    return min(e, float(left)), ew[a, d, k]
+
+
+# =========================================================== wounds and destruction
+@njit(cache=True)
+def destroy(st, m, j):
+    """ "Destroying Figures"; a carried Treasure Glyph is placed on the space the figure
+    last occupied unless a Glyph is already there ("Treasure Glyphs")."""
+    s, occ, gs, g = m[0], m[1], m[2], m[3]
+    s[j, S_ALIVE] = 0
+    s[j, S_ROUND_OUT] = g[G_ROUND]
+    h = s[j, S_HEX]
+    if s[j, S_TREASURE] > 0:
+        q = s[j, S_TREASURE] - 1
+        s[j, S_TREASURE] = 0
+        gs[q, GS_CARRIER] = -1
+        gs[q, GS_UP] = 1
+        taken = False
+        for r in range(gs.shape[0]):
+            if gs[r, GS_HEX] == h:
+                taken = True
+        gs[q, GS_HEX] = -1 if taken else h
+    if h >= 0 and occ[h] == j:
+        occ[h] = -1
+    t = s[j, S_TAIL]
+    if t >= 0 and occ[t] == j:
+        occ[t] = -1
+    log(m, E_DESTROYED, st[4][j, F_SIDE], j, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def wound(st, m, j, w, by):
+    """``w`` wounds to ``j`` (by figure ``by``, or -1); destroyed at its Life Value."""
+    fi, fr, s = st[4], st[5], m[0]
+    if w <= 0 or s[j, S_ALIVE] == 0:
+        return
+    took = min(w, fi[j, F_LIFE] - s[j, S_WOUNDS])
+    s[j, S_WOUNDS] += took
+    s[j, S_TAKEN] += took
+    if by >= 0 and fi[by, F_SIDE] != fi[j, F_SIDE]:
+        s[by, S_DEALT] += took
+        s[by, S_SCORE] += int(round(took * fr[j, 0]))
+    if s[j, S_WOUNDS] >= fi[j, F_LIFE]:
+        destroy(st, m, j)
+
+
+# =========================================================== attacks
+@njit(cache=True)
+def normal_attack(st, m, i, j):
+    """One normal attack ("Resolving a Master Game Attack") with Gulløx Wing Render (re-roll
+    1 non-skull die, adjacent), Bloodcursed Blade (+1 skull, adjacent), Nanite Shielding
+    (1 automatic shield, flipped before the first defense roll of the round) and
+    Nanotoxin Coating (+1 wound after wounding an adjacent figure, once a round)."""
+    fi, op, s, g = st[4], st[9], m[0], m[3]
+    a, d = normal_dice(st, m, i, s[i, S_HEX], j)
+    adjacent = fig_dist(st, m, i, j) == 1
+    sk = skulls(st, m, a)
+    pw = fi[i, F_POWERS]
+    if adjacent and (pw & P_GULLOX) != 0 and sk < a:
+        if die(m, op[O_SIDES]) <= op[O_SKULL]:
+            sk += 1
+    if adjacent and (pw & P_BLOODCURSED) != 0:
+        sk += 1
+    auto = 0
+    if (fi[j, F_POWERS] & P_NANITE) != 0 and s[j, S_NANITE] == 0 and a > 0:
+        s[j, S_NANITE] = 1
+        auto = 1
+    sh = shields(st, m, d) + auto
+    w = max(sk - sh, 0)
+    if w > 0 and adjacent and (pw & P_NANOTOXIN) != 0 and s[i, S_NANOTOX] == 0:
+        s[i, S_NANOTOX] = 1
+        w += 1
+    g[G_ATTACKS] += 1
+    s[i, S_ATTACKS] += 1
+    log(m, E_ATTACK, fi[i, F_SIDE], i, j, a, d, sk, sh, w, 0, auto)
+    wound(st, m, j, w, i)
+
+
+@njit(cache=True)
+def defend_special(st, m, i, j, sk):
+    """One affected figure's defense against a special attack's skulls: it rolls its
+    extra dice (height advantage, terrain) even against a special attack."""
+    fi, s = st[4], m[0]
+    li = level_of(st, m, i)
+    lj = level_of(st, m, j)
+    d = defense_value(st, m, j, s[j, S_HEX], li > lj) + height_dice(lj, li)
+    auto = 0
+    if (fi[j, F_POWERS] & P_NANITE) != 0 and s[j, S_NANITE] == 0:
+        s[j, S_NANITE] = 1
+        auto = 1
+    sh = shields(st, m, d) + auto
+    w = max(sk - sh, 0)
+    log(m, E_ATTACK, fi[i, F_SIDE], i, j, fi[i, F_SP_ATTACK], d, sk, sh, w, 1, auto)
+    wound(st, m, j, w, i)
+
+
+@njit(cache=True)
+def affected(st, m, i, j, line_dir, out):
+    """Figures affected by ``i``'s special attack into ``out`` (count returned):
+    "Explosion X": the target, then every figure within X spaces of it (friend, foe,
+    the attacker too); "Line X": X spaces in a straight line from a space next to the
+    attacker in direction ``line_dir``, each figure there in line of sight, closest first."""
+    hx, fi, s, occ = st[0], st[4], m[0], m[1]
+    n = 0
+    if fi[i, F_SP_KIND] == SP_EXPLOSION:
+        out[0] = j
+        n = 1
+        for k in range(fi.shape[0]):
+            if k != j and s[k, S_ALIVE] == 1 and fig_dist(st, m, k, j) <= fi[i, F_SP_X]:
+                out[n] = k
+                n += 1
+        return n
+    h = s[i, S_HEX]
+    for _ in range(fi[i, F_SP_X]):
+        h = hx[h, H_NB + line_dir]
+        if h < 0:
+            break
+        k = occ[h]
+        if k >= 0 and k != i and s[k, S_ALIVE] == 1:
+            seen = False
+            for q in range(n):
+                if out[q] == k:
+                    seen = True
+            if not seen and (fig_dist(st, m, i, k) == 1 or sees(st, m, i, s[i, S_HEX], k)):
+                out[n] = k
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def special_attack(st, m, i, j, line_dir):
+    """A special attack (Explosion X on target ``j``, or Line X along ``line_dir``):
+    attack dice rolled once, not modified ("Special Attacks"); affected figures defend
+    separately in order; all still defend if the attacker is destroyed."""
+    fi, s, g = st[4], m[0], m[3]
+    out = np.empty(fi.shape[0], np.int64)
+    n = affected(st, m, i, j, line_dir, out)
+    sk = skulls(st, m, fi[i, F_SP_ATTACK])
+    g[G_ATTACKS] += 1
+    s[i, S_ATTACKS] += 1
+    for q in range(n):
+        if s[out[q], S_ALIVE] == 1:
+            defend_special(st, m, i, out[q], sk)
+
+
+@njit(cache=True)
+def can_target(st, m, i, j, rng_value):
+    """ "Engagement": an engaged figure targets only figures it is engaged with (no line of
+    sight needed); else "Range" (spaces, levels not counted) and line of sight."""
+    fi, s = st[4], m[0]
+    if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+        return False
+    d = fig_dist(st, m, i, j)
+    if engaged(st, m, i):
+        return d == 1
+    if d > rng_value:
+        return False
+    if sees(st, m, i, s[i, S_HEX], j):
+        return True
+    t = s[i, S_TAIL]
+    return t >= 0 and sees(st, m, i, t, j)
+
+
+# =========================================================== movement
+@njit(cache=True)
+def stops_on(st, m, i, h, prev):
+    """Whether a walking figure that entered ``h`` must end its move there: "Water"
+    (Swim: no; a double-space figure only on its 2nd adjacent water space), "Molten
+    Lava", a Power Glyph ("Power Glyphs": it must stop there)."""
+    hx, tr, fi, gl, gs = st[0], st[3], st[4], st[7], m[2]
+    te = hx[h, H_TERRAIN]
+    if tr[te, TR_MOLTEN] != 0:
+        return True
+    if tr[te, TR_STOP] != 0 and (fi[i, F_POWERS] & P_SWIM) == 0:
+        if fi[i, F_DOUBLE] == 0:
+            return True
+        p = prev[h]
+        if p >= 0 and tr[hx[p, H_TERRAIN], TR_WATER] != 0:
+            return True
+    for q in range(gl.shape[0]):
+        if gs[q, GS_HEX] == h and gl[q, GL_KIND] <= G_HAUKELAND:
+            return True
+    return False
+
+
+@njit(cache=True)
+def reach(st, m, i):
+    """Movement costs from ``i``'s space into ``wk[W_COST]`` and predecessors into
+    ``wk[W_PREV]`` ("Normal Movement": 1 per space plus 1 per level up; down costs 1;
+    "Obstacles" never entered; "Overhangs": not through a gap lower than the figure;
+    enemies block, friends may be passed; "Flying": 1 per space over anything)."""
+    hx, fi, s, occ, wk = st[0], st[4], m[0], m[1], m[8]
+    nh = hx.shape[0]
+    cost = wk[W_COST]
+    prev = wk[W_PREV]
+    expose = wk[W_EXPOSE]
+    mask = wk[W_MASK]
+    for h in range(nh):
+        cost[h] = BIG
+        prev[h] = -1
+        expose[h] = 0
+        mask[h] = 0
+    for k in range(min(fi.shape[0], 63)):
+        if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != fi[i, F_SIDE]:
+            for t in (s[k, S_HEX], s[k, S_TAIL]):
+                if t >= 0:
+                    for q in range(6):
+                        n = hx[t, H_NB + q]
+                        if n >= 0:
+                            mask[n] |= np.int64(1) << np.int64(k)
+    start = s[i, S_HEX]
+    cost[start] = 0
+    move = fi[i, F_MOVE]
+    fly = (fi[i, F_POWERS] & P_FLYING) != 0
+    side = fi[i, F_SIDE]
+    height = fi[i, F_HEIGHT]
+    for c in range(move):
+        for h in range(nh):
+            if cost[h] != c:
+                continue
+            if h != start and not fly and stops_on(st, m, i, h, prev):
+                continue
+            for k in range(6):
+                n = hx[h, H_NB + k]
+                if n < 0:
+                    continue
+                if fly:
+                    step = 1
+                else:
+                    if hx[n, H_OBSTACLE] > 0:
+                        continue
+                    if hx[n, H_GAP] > 0 and height > hx[n, H_GAP]:
+                        continue
+                    o = occ[n]
+                    if o >= 0 and fi[o, F_SIDE] != side:
+                        continue
+                    step = 1 + max(hx[n, H_LEVEL] - hx[h, H_LEVEL], 0)
+                nc = c + step
+                if nc > move or nc > cost[n]:
+                    continue
+                ex = expose[h]
+                if not fly:
+                    ex += bits(mask[h] & ~mask[n])
+                if nc < cost[n] or ex < expose[n]:
+                    cost[n] = nc
+                    prev[n] = h
+                    expose[n] = ex
+    return start
+
+
+@njit(cache=True)
+def bits(x):
+    """Set bits of ``x`` (enemies whose engagement a step leaves)."""
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def tail_for(st, m, i, h):
+    """The second space of double-space ``i`` ending on ``h``: the space its leading end
+    just left ("Double-Space Figures"), which must be on the same level; -1 if none."""
+    hx, s, occ, wk = st[0], m[0], m[1], m[8]
+    if h == s[i, S_HEX]:
+        return s[i, S_TAIL]
+    t = wk[W_PREV, h]
+    if t < 0 or hx[t, H_LEVEL] != hx[h, H_LEVEL] or hx[t, H_OBSTACLE] > 0:
+        return -1
+    if occ[t] >= 0 and occ[t] != i:
+        return -1
+    fi = st[4]
+    if hx[t, H_GAP] > 0 and fi[i, F_HEIGHT] > hx[t, H_GAP]:
+        return -1
+    return t
+
+
+@njit(cache=True)
+def can_end(st, m, i, h):
+    """A legal end of ``i``'s move on ``h`` ("Fitting Onto a Space": a free space, both
+    spaces of a double-space figure on one level)."""
+    hx, fi, s, occ, wk = st[0], st[4], m[0], m[1], m[8]
+    if wk[W_COST, h] > fi[i, F_MOVE] or hx[h, H_OBSTACLE] > 0:
+        return False
+    if hx[h, H_GAP] > 0 and fi[i, F_HEIGHT] > hx[h, H_GAP]:
+        return False
+    if occ[h] >= 0 and occ[h] != i:
+        return False
+    if fi[i, F_DOUBLE] == 1 and tail_for(st, m, i, h) < 0:
+        return False
+    return h == s[i, S_HEX] or wk[W_COST, h] > 0
+
+
+@njit(cache=True)
+def leaving_attack(st, m, k, i):
+    """A leaving engagement attack of ``k`` on ``i`` (reading: ``leaving_dice`` combat dice,
+    each skull 1 wound, no defense roll)."""
+    fi, op, g = st[4], st[9], m[3]
+    sk = skulls(st, m, op[O_LEAVE_DICE])
+    g[G_LEAVE] += 1
+    log(m, E_LEAVE, fi[k, F_SIDE], k, i, sk, sk, 0, 0, 0, 0, 0)
+    wound(st, m, i, sk, k)
+
+
+@njit(cache=True)
+def disengage_safe(st, m, i):
+    """Never attacked when leaving an engagement: Brooch of Shielding carried."""
+    gl, s = st[7], m[0]
+    q = s[i, S_TREASURE] - 1
+    return q >= 0 and gl[q, GL_KIND] == G_BROOCH
+
+
+@njit(cache=True)
+def adjacent_hexes(st, m, k, a, b):
+    """Whether figure ``k`` is adjacent to a figure on spaces ``a`` (and ``b``)."""
+    d = dist_to(st, m, a, k)
+    if b >= 0:
+        d = min(d, dist_to(st, m, b, k))
+    return d == 1
+
+
+@njit(cache=True)
+def move_to(st, m, i, h):
+    """Move ``i`` (after ``reach``) to ``h`` along its path: leaving engagement attacks
+    from each enemy it stops being adjacent to ("Flying": all engaged enemies when it
+    starts to fly, "Stealth Flying": none), falling damage on big drops, then landing
+    (Molten Lava, Glyphs)."""
+    hx, fi, op, s, occ, wk = st[0], st[4], st[9], m[0], m[1], m[8]
+    start = s[i, S_HEX]
+    side = fi[i, F_SIDE]
+    if h == start:
+        log(m, E_MOVE, side, i, start, start, 0, 0, 0, 0, 0, 0)
+        return
+    n = 0
+    x = h
+    while x != start and x >= 0:
+        wk[W_PATH, n] = x
+        n += 1
+        x = wk[W_PREV, x]
+    nf = fi.shape[0]
+    for k in range(nf):
+        wk[W_LEFT, k] = 0
+    fly = (fi[i, F_POWERS] & P_FLYING) != 0
+    safe = disengage_safe(st, m, i)
+    if fly:
+        if (fi[i, F_POWERS] & P_STEALTH) == 0 and not safe:
+            for k in range(nf):
+                if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side and fig_dist(st, m, i, k) == 1:
+                    leaving_attack(st, m, k, i)
+    else:
+        a = start
+        ta = s[i, S_TAIL]
+        for q in range(n - 1, -1, -1):
+            b = wk[W_PATH, q]
+            tb = a if fi[i, F_DOUBLE] == 1 else -1
+            if not safe:
+                for k in range(nf):
+                    if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side and wk[W_LEFT, k] == 0:
+                        if adjacent_hexes(st, m, k, a, ta) and not adjacent_hexes(st, m, k, b, tb):
+                            wk[W_LEFT, k] = 1
+                            leaving_attack(st, m, k, i)
+                if s[i, S_ALIVE] == 0:
+                    return
+            drop = hx[a, H_LEVEL] - hx[b, H_LEVEL]
+            if op[O_FALLING] != 0 and drop >= fi[i, F_HEIGHT]:
+                fall(st, m, i, b, drop)
+                if s[i, S_ALIVE] == 0:
+                    return
+            a = b
+            ta = tb
+    if s[i, S_ALIVE] == 0:
+        return
+    tail = tail_for(st, m, i, h) if fi[i, F_DOUBLE] == 1 else -1
+    occ[start] = -1
+    if s[i, S_TAIL] >= 0:
+        occ[s[i, S_TAIL]] = -1
+    s[i, S_HEX] = h
+    s[i, S_TAIL] = tail
+    occ[h] = i
+    if tail >= 0:
+        occ[tail] = i
+    log(m, E_MOVE, side, i, start, h, wk[W_COST, h], 1 if fly else 0, tail, 0, 0, 0)
+    land(st, m, i, h)
+
+
+@njit(cache=True)
+def fall(st, m, i, b, drop):
+    """Falling damage (reading; the rulebook names it without its text): a drop of at
+    least the figure's height rolls 1 combat die, from height + 10 levels 2 dice, each
+    skull 1 wound; landing in water (not swamp water) prevents it ("Swamp Water")."""
+    hx, tr, fi, g = st[0], st[3], st[4], m[3]
+    te = hx[b, H_TERRAIN]
+    if tr[te, TR_STOP] != 0 and tr[te, TR_WATER] != 0:
+        return
+    dice = 2 if drop >= fi[i, F_HEIGHT] + 10 else 1
+    sk = skulls(st, m, dice)
+    g[G_FALLS] += 1
+    log(m, E_FALL, fi[i, F_SIDE], i, drop, sk, sk, 0, 0, 0, 0, 0)
+    wound(st, m, i, sk, -1)
+
+
+@njit(cache=True)
+def heal_side(st, m, side, amount, skip):
+    """Remove up to ``amount`` Wound Markers from ``side``'s figures, the most points per
+    Life first ("Glyph of Haukeland"); returns the markers removed."""
+    fi, fr, s = st[4], st[5], m[0]
+    done = 0
+    while done < amount:
+        best = -1
+        for k in range(fi.shape[0]):
+            if k != skip and s[k, S_ALIVE] == 1 and fi[k, F_SIDE] == side and s[k, S_WOUNDS] > 0:
+                if best < 0 or fr[k, 0] > fr[best, 0]:
+                    best = k
+        if best < 0:
+            break
+        s[best, S_WOUNDS] -= 1
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def land(st, m, i, h):
+    """Effects of ending a move on ``h``: "Molten Lava" (d20: 20 survives), Power Glyphs
+    (turned power side up; Haukeland heals 3 and is removed), Treasure Glyphs (a Unique
+    Hero picks it up; symbol side up with traps: d20 1-5 sets off the trap)."""
+    hx, tr, fi, gl, op, s, gs, g = st[0], st[3], st[4], st[7], st[9], m[0], m[2], m[3]
+    side = fi[i, F_SIDE]
+    if tr[hx[h, H_TERRAIN], TR_MOLTEN] != 0:
+        r = die(m, 20)
+        log(m, E_LAVA, side, i, r, 1, 0, 0, 0, 0, 0, 0)
+        if r < 20:
+            destroy(st, m, i)
+            return
+    for q in range(gl.shape[0]):
+        if gs[q, GS_HEX] != h and not (gs[q, GS_HEX] >= 0 and gs[q, GS_HEX] == s[i, S_TAIL]):
+            continue
+        kind = gl[q, GL_KIND]
+        if kind <= G_IVOR:
+            gs[q, GS_UP] = 1
+            g[G_GLYPHS] += 1
+            log(m, E_GLYPH, side, i, q, 0, 0, 0, 0, 0, 0, 0)
+        elif kind == G_HAUKELAND:
+            gs[q, GS_UP] = 1
+            healed = heal_side(st, m, side, 3, -1)
+            gs[q, GS_HEX] = -1
+            g[G_GLYPHS] += 1
+            log(m, E_GLYPH, side, i, q, 3, healed, 0, 0, 0, 0, 0)
+        elif kind == G_BROOCH and (fi[i, F_POWERS] & P_UNIQUE_HERO) != 0:
+            if gs[q, GS_UP] == 0 and op[O_TRAPS] != 0:
+                r = die(m, 20)
+                if r <= 5:
+                    g[G_TRAPS] += 1
+                    log(m, E_GLYPH, side, i, q, 2, r, 0, 0, 0, 0, 0)
+                    wound(st, m, i, op[O_TRAP_WOUNDS], -1)
+                    if s[i, S_ALIVE] == 0:
+                        return
+                    continue
+            if s[i, S_TREASURE] == 0:
+                gs[q, GS_UP] = 1
+                gs[q, GS_HEX] = -1
+                gs[q, GS_CARRIER] = i
+                s[i, S_TREASURE] = q + 1
+                g[G_GLYPHS] += 1
+                log(m, E_GLYPH, side, i, q, 1, 0, 0, 0, 0, 0, 0)
+
+
+# =========================================================== greedy evaluation
+@njit(cache=True)
+def target_worth(st, m, j, e, pk):
+    """Worth of expected wounds ``e`` and kill chance ``pk`` on ``j`` (points per Life)."""
+    fi, fr = st[4], st[5]
+    return fr[j, 0] * (e + 0.5 * pk * fi[j, F_LIFE])
+
+
+@njit(cache=True)
+def best_attack_from(st, m, i, h):
+    """Greedy worth of ``i``'s best normal attack from space ``h``."""
+    fi, s = st[4], m[0]
+    side = fi[i, F_SIDE]
+    eng = engaged_at(st, m, i, h)
+    rv = reach_range(st, m, i)
+    best = 0.0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        d = dist_to(st, m, h, j)
+        if eng:
+            if d != 1:
+                continue
+        elif d > rv or not (d == 1 or sees(st, m, i, h, j)):
+            continue
+        a, dd = normal_dice(st, m, i, h, j)
+        left = fi[j, F_LIFE] - s[j, S_WOUNDS]
+        e, pk = expected(st, a, dd, left)
+        v = target_worth(st, m, j, e, pk)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def threat_on(st, m, i, h):
+    """Expected worth the enemies could take from ``i`` on ``h`` next turn (enemies that
+    can reach it: in range now, or within Move + Range)."""
+    hx, fi, fr, s = st[0], st[4], st[5], m[0]
+    side = fi[i, F_SIDE]
+    li = hx[h, H_LEVEL]
+    tot = 0.0
+    for k in range(fi.shape[0]):
+        if s[k, S_ALIVE] == 0 or fi[k, F_SIDE] == side:
+            continue
+        d = dist_to(st, m, h, k)
+        rk = reach_range(st, m, k)
+        if d > fi[k, F_MOVE] + rk:
+            continue
+        lk = level_of(st, m, k)
+        a = attack_value(st, m, k) + height_dice(lk, li)
+        dd = defense_value_at(st, m, i, h, lk > li) + height_dice(li, lk)
+        e, _ = expected(st, a, dd, fi[i, F_LIFE] - s[i, S_WOUNDS])
+        w = 1.0 if d <= rk else 0.6
+        tot += w * e * fr[i, 0]
+    return tot
+
+
+@njit(cache=True)
+def defense_value_at(st, m, i, h, attacker_higher):
+    """Defense Value of ``i`` if it stood on ``h`` (its own tail ignored)."""
+    s = m[0]
+    if h == s[i, S_HEX]:
+        return defense_value(st, m, i, h, attacker_higher)
+    keep = s[i, S_TAIL]
+    s[i, S_TAIL] = -1
+    v = defense_value(st, m, i, h, attacker_higher)
+    s[i, S_TAIL] = keep
+    return v
+
+
+@njit(cache=True)
+def glyph_worth(st, m, i, h):
+    """Greedy worth of standing on ``h`` for its Glyph (glyph grabbing)."""
+    fi, fr, gl, s, gs = st[4], st[5], st[7], m[0], m[2]
+    side = fi[i, F_SIDE]
+    v = 0.0
+    for q in range(gl.shape[0]):
+        if gs[q, GS_HEX] != h:
+            continue
+        kind = gl[q, GL_KIND]
+        if kind == G_ASTRID or kind == G_GERDA:
+            v += 8.0
+        elif kind == G_DAGMAR:
+            v += 3.0
+        elif kind == G_IVOR:
+            for k in range(fi.shape[0]):
+                if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] == side and fi[k, F_RANGE] >= 4:
+                    v += 3.0
+        elif kind == G_HAUKELAND:
+            n = 0
+            for k in range(fi.shape[0]):
+                if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] == side:
+                    n += s[k, S_WOUNDS]
+            v += min(n, 3) * fr[i, 0]
+        elif kind == G_BROOCH and (fi[i, F_POWERS] & P_UNIQUE_HERO) != 0:
+            v += 4.0
+    return v
+
+
+@njit(cache=True)
+def position_worth(st, m, i, h, start, threat_w):
+    """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat,
+    minus leaving-engagement and terrain risks, plus glyphs, height and closing in."""
+    hx, tr, fi, fr, op, s = st[0], st[3], st[4], st[5], st[9], m[0]
+    side = fi[i, F_SIDE]
+    v = best_attack_from(st, m, i, h)
+    v -= threat_w * threat_on(st, m, i, h)
+    v += glyph_worth(st, m, i, h)
+    v += 0.3 * hx[h, H_LEVEL]
+    pskull = op[O_SKULL] / op[O_SIDES]
+    te = hx[h, H_TERRAIN]
+    left = fi[i, F_LIFE] - s[i, S_WOUNDS]
+    if tr[te, TR_MOLTEN] != 0:
+        v -= 0.95 * fr[i, 0] * left * 2.0
+    if tr[te, TR_LAVA_FIELD] != 0:
+        v -= pskull * fr[i, 0]
+    near = BIG
+    for k in range(fi.shape[0]):
+        if s[k, S_ALIVE] == 0 or fi[k, F_SIDE] == side:
+            continue
+        d = dist_to(st, m, h, k)
+        if d < near:
+            near = d
+        if h != start and fig_dist(st, m, i, k) == 1 and not disengage_safe(st, m, i):
+            fly = (fi[i, F_POWERS] & P_FLYING) != 0
+            stealth = (fi[i, F_POWERS] & P_STEALTH) != 0
+            if (fly and not stealth) or (not fly and d != 1):
+                v -= op[O_LEAVE_DICE] * pskull * fr[i, 0]
+    if near < BIG:
+        v -= 0.6 * max(near - reach_range(st, m, i), 0)
+    return v
+
+
+@njit(cache=True)
+def choose_destination(st, m, i, pol):
+    """Where ``i`` ends its move: random (uniform over legal ends) or the greedy best."""
+    hx, op = st[0], st[9]
+    start = reach(st, m, i)
+    nh = hx.shape[0]
+    if pol == POL_RANDOM:
+        n = 0
+        for h in range(nh):
+            if can_end(st, m, i, h):
+                n += 1
+        k = pick(m, n)
+        for h in range(nh):
+            if can_end(st, m, i, h):
+                if k == 0:
+                    return h
+                k -= 1
+        return start
+    threat_w = op[O_THREAT] / 1000.0
+    best = start
+    bv = position_worth(st, m, i, start, start, threat_w)
+    side = st[4][i, F_SIDE]
+    for idx in range(nh):
+        h = scan(hx, side, idx)
+        if h != start and can_end(st, m, i, h):
+            v = position_worth(st, m, i, h, start, threat_w)
+            if v > bv + 1e-9:
+                bv = v
+                best = h
+    return best
+
+
+@njit(cache=True)
+def special_worth(st, m, i, j, line_dir):
+    """Greedy worth of a special attack: enemies' expected worth lost minus friends'."""
+    fi, s = st[4], m[0]
+    out = np.empty(fi.shape[0], np.int64)
+    n = affected(st, m, i, j, line_dir, out)
+    li = level_of(st, m, i)
+    v = 0.0
+    for q in range(n):
+        k = out[q]
+        lk = level_of(st, m, k)
+        d = defense_value(st, m, k, s[k, S_HEX], li > lk) + height_dice(lk, li)
+        e, pk = expected(st, fi[i, F_SP_ATTACK], d, fi[k, F_LIFE] - s[k, S_WOUNDS])
+        w = target_worth(st, m, k, e, pk)
+        v += w if fi[k, F_SIDE] != fi[i, F_SIDE] else -w
+    return v
+
+
+@njit(cache=True)
+def attack_with(st, m, i, pol):
+    """``i``'s attack, if it can make one ("Attack with Figures"): random picks a legal
+    target uniformly; greedy the best worth over normal targets and special attacks."""
+    fi, s = st[4], m[0]
+    nf = fi.shape[0]
+    rv = reach_range(st, m, i)
+    sp = fi[i, F_SP_KIND]
+    n = 0
+    best = -1
+    bv = 0.0
+    for j in range(nf):
+        if can_target(st, m, i, j, rv):
+            n += 1
+            if pol != POL_RANDOM:
+                a, d = normal_dice(st, m, i, s[i, S_HEX], j)
+                e, pk = expected(st, a, d, fi[j, F_LIFE] - s[j, S_WOUNDS])
+                v = target_worth(st, m, j, e, pk)
+                if best < 0 or v > bv:
+                    bv = v
+                    best = j
+    if n == 0 and sp == 0:
+        return False
+    if pol == POL_RANDOM:
+        if n == 0:
+            return False
+        k = pick(m, n)
+        for j in range(nf):
+            if can_target(st, m, i, j, rv):
+                if k == 0:
+                    normal_attack(st, m, i, j)
+                    return True
+                k -= 1
+        return False
+    sp_target = -1
+    sp_dir = -1
+    if sp == SP_EXPLOSION:
+        for j in range(nf):
+            if can_target(st, m, i, j, fi[i, F_SP_RANGE]):
+                v = special_worth(st, m, i, j, 0)
+                if v > bv + 1e-9:
+                    bv = v
+                    sp_target = j
+    elif sp == SP_LINE:
+        for dr in range(6):
+            v = special_worth(st, m, i, -1, dr)
+            if v > bv + 1e-9:
+                bv = v
+                sp_dir = dr
+    if sp_target >= 0 or sp_dir >= 0:
+        special_attack(st, m, i, sp_target, max(sp_dir, 0))
+        return True
+    if best >= 0:
+        normal_attack(st, m, i, best)
+        return True
+    return False
+
+
+# =========================================================== turns and rounds
+@njit(cache=True)
+def figure_worth(st, m, i):
+    """Greedy worth of activating ``i`` now: its best attack within Move + Range."""
+    fi, s = st[4], m[0]
+    side = fi[i, F_SIDE]
+    rv = reach_range(st, m, i)
+    best = 1.0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        d = fig_dist(st, m, i, j)
+        a, dd = normal_dice(st, m, i, s[i, S_HEX], j)
+        e, pk = expected(st, a, dd, fi[j, F_LIFE] - s[j, S_WOUNDS])
+        w = target_worth(st, m, j, e, pk)
+        if d > fi[i, F_MOVE] + rv:
+            w *= 0.25
+        if w > best:
+            best = w
+    return best
+
+
+@njit(cache=True)
+def card_turn(st, m, c, pol):
+    """One Army Card turn ("Take Army Card Turns"): move up to the card's figures
+    (silhouettes of a Common card), each chosen figure activated; then attack with the
+    activated figures (Double Attack: an additional normal attack)."""
+    fi, ci, s, g, wk = st[4], st[6], m[0], m[3], m[8]
+    first = ci[c, C_FIRST]
+    nfig = ci[c, C_NFIG]
+    order = wk[W_ORDER]
+    n = 0
+    for q in range(nfig):
+        i = first + q
+        if s[i, S_ALIVE] == 1:
+            order[n] = i
+            n += 1
+    acts = min(ci[c, C_ACTS], n)
+    if pol == POL_RANDOM:
+        for q in range(acts):
+            r = q + pick(m, n - q)
+            tmp = order[q]
+            order[q] = order[r]
+            order[r] = tmp
+    elif acts < n:
+        for q in range(acts):
+            bq = q
+            bv = figure_worth(st, m, order[q])
+            for r in range(q + 1, n):
+                v = figure_worth(st, m, order[r])
+                if v > bv:
+                    bv = v
+                    bq = r
+            tmp = order[q]
+            order[q] = order[bq]
+            order[bq] = tmp
+    for q in range(acts):
+        i = order[q]
+        if s[i, S_ALIVE] == 0:
+            continue
+        s[i, S_ACTIVE] = 1
+        g[G_ACT] += 1
+        h = choose_destination(st, m, i, pol)
+        move_to(st, m, i, h)
+    for q in range(acts):
+        i = order[q]
+        if s[i, S_ALIVE] == 0:
+            continue
+        if attack_with(st, m, i, pol) and (fi[i, F_POWERS] & P_DOUBLE_ATTACK) != 0:
+            if s[i, S_ALIVE] == 1:
+                attack_with(st, m, i, pol)
+    for q in range(acts):
+        s[order[q], S_ACTIVE] = 0
+
+
+@njit(cache=True)
+def alive_count(st, m, side):
+    fi, s = st[4], m[0]
+    n = 0
+    for i in range(fi.shape[0]):
+        if s[i, S_ALIVE] == 1 and fi[i, F_SIDE] == side:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def card_alive(st, m, c):
+    ci, s = st[6], m[0]
+    for q in range(ci[c, C_NFIG]):
+        if s[ci[c, C_FIRST] + q, S_ALIVE] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def score(st, m, side):
+    """ "Scoring": points per Life of each Army Card x remaining Life on the battlefield."""
+    fi, fr, s = st[4], st[5], m[0]
+    tot = 0.0
+    for i in range(fi.shape[0]):
+        if s[i, S_ALIVE] == 1 and fi[i, F_SIDE] == side:
+            tot += fr[i, 0] * (fi[i, F_LIFE] - s[i, S_WOUNDS])
+    return tot
+
+
+@njit(cache=True)
+def check_victory(st, m):
+    """ "Check Victory Conditions" after every Player Turn: the only player with figures
+    on the battlefield wins; neither: a draw."""
+    g = m[3]
+    a = alive_count(st, m, 0)
+    b = alive_count(st, m, 1)
+    if a > 0 and b > 0:
+        return False
+    g[G_END] = END_ELIMINATION
+    g[G_WINNER] = 0 if a == 0 and b == 0 else (1 if a > 0 else 2)
+    return True
+
+
+@njit(cache=True)
+def place_markers(st, m, side, pol):
+    """ "Place Order Markers": 1, 2, 3 and the decoy X on the side's own Army Cards.
+    Random: uniform over cards with figures; greedy: by the worth of each card's turn,
+    halved for each marker already on it (public information only)."""
+    ci, s, mk = st[6], m[0], m[4]
+    nc = ci.shape[0]
+    val = np.zeros(nc)
+    n = 0
+    for c in range(nc):
+        if ci[c, C_SIDE] != side or not card_alive(st, m, c):
+            val[c] = -1.0
+            continue
+        n += 1
+        if pol == POL_RANDOM:
+            val[c] = 1.0
+            continue
+        ws = np.zeros(ci[c, C_NFIG])
+        for q in range(ci[c, C_NFIG]):
+            i = ci[c, C_FIRST] + q
+            if s[i, S_ALIVE] == 1:
+                ws[q] = figure_worth(st, m, i)
+        ws = np.sort(ws)[::-1]
+        val[c] = ws[: ci[c, C_ACTS]].sum()
+    if n == 0:
+        for q in range(4):
+            mk[side, q] = -1
+        return
+    for q in range(3):
+        if pol == POL_RANDOM:
+            k = pick(m, n)
+            for c in range(nc):
+                if val[c] >= 0:
+                    if k == 0:
+                        mk[side, q] = c
+                        break
+                    k -= 1
+        else:
+            best = -1
+            for c in range(nc):
+                if val[c] >= 0 and (best < 0 or val[c] > val[best]):
+                    best = c
+            mk[side, q] = best
+            val[best] *= 0.5
+    k = pick(m, n)
+    for c in range(nc):
+        if val[c] >= 0:
+            if k == 0:
+                mk[side, 3] = c
+                break
+            k -= 1
+
+
+@njit(cache=True)
+def initiative(st, m):
+    """ "Roll For Initiative": each player rolls the d20 (+8 with the Glyph of Dagmar), the
+    highest takes the first Player Turn, ties reroll.  Returns the side."""
+    rerolls = 0
+    ba = 8 if glyph_held(st, m, 0, G_DAGMAR) else 0
+    bb = 8 if glyph_held(st, m, 1, G_DAGMAR) else 0
+    while True:
+        ra = die(m, 20) + ba
+        rb = die(m, 20) + bb
+        if ra != rb:
+            w = 0 if ra > rb else 1
+            log(m, E_INIT, w, ra, rb, w, rerolls, ba, bb, 0, 0, 0)
+            return w
+        rerolls += 1
+
+
+@njit(cache=True)
+def start_of_round(st, m):
+    """ "Wellspring Water": at the beginning of each round each Hero on it may roll the d20
+    (12+ removes 1 Wound Marker, 1-2 deals 2 wounds); reading: only wounded Heroes roll."""
+    hx, tr, fi, ci, s = st[0], st[3], st[4], st[6], m[0]
+    for i in range(fi.shape[0]):
+        if s[i, S_ALIVE] == 0 or s[i, S_WOUNDS] == 0 or ci[fi[i, F_CARD], C_NFIG] != 1:
+            continue
+        if tr[hx[s[i, S_HEX], H_TERRAIN], TR_WELLSPRING] == 0:
+            continue
+        r = die(m, 20)
+        if r >= 12:
+            s[i, S_WOUNDS] -= 1
+            log(m, E_WELL, fi[i, F_SIDE], i, r, -1, 0, 0, 0, 0, 0, 0)
+        elif r <= 2:
+            log(m, E_WELL, fi[i, F_SIDE], i, r, 2, 0, 0, 0, 0, 0, 0)
+            wound(st, m, i, 2, -1)
+
+
+@njit(cache=True)
+def end_of_round(st, m):
+    """ "4. End the Round": "Lava Field" (each figure on it rolls 1 combat die, a skull is 1
+    wound); Tech Glyphs flip back power side up; then victory and the round limit."""
+    hx, tr, fi, op, s, g = st[0], st[3], st[4], st[9], m[0], m[3]
+    for i in range(fi.shape[0]):
+        s[i, S_NANITE] = 0
+        s[i, S_NANOTOX] = 0
+        if s[i, S_ALIVE] == 0:
+            continue
+        on = tr[hx[s[i, S_HEX], H_TERRAIN], TR_LAVA_FIELD]
+        if s[i, S_TAIL] >= 0:
+            on = max(on, tr[hx[s[i, S_TAIL], H_TERRAIN], TR_LAVA_FIELD])
+        if on != 0:
+            sk = skulls(st, m, 1)
+            log(m, E_LAVA, fi[i, F_SIDE], i, sk, 0, 0, 0, 0, 0, 0, 0)
+            wound(st, m, i, sk, -1)
+    if g[G_END] < 0 and check_victory(st, m):
+        return
+    if g[G_END] < 0 and g[G_ROUND] >= op[O_ROUNDS]:
+        if op[O_TIME_WINNER] >= 0:
+            g[G_END] = END_SCENARIO
+            g[G_WINNER] = op[O_TIME_WINNER] + 1
+        else:
+            g[G_END] = END_ROUNDS
+            a = score(st, m, 0)
+            b = score(st, m, 1)
+            g[G_WINNER] = 0 if abs(a - b) < 1e-9 else (1 if a > b else 2)
+
+
+@njit(cache=True)
+def player_turn(st, m, side, q, pol):
+    """A Player Turn: reveal marker ``q`` of ``side`` and take that Army Card's turn."""
+    g, mk = m[3], m[4]
+    c = mk[side, q]
+    g[G_TURNS] += 1
+    if c < 0 or not card_alive(st, m, c):
+        log(m, E_NOFIG, side, q + 1, c, 0, 0, 0, 0, 0, 0, 0)
+        return
+    log(m, E_TURN, side, q + 1, c, 0, 0, 0, 0, 0, 0, 0)
+    card_turn(st, m, c, pol)
+
+
+@njit(cache=True)
+def turns_of_round(st, m, from_turn):
+    """Player Turns ``from_turn`` .. 5 of the round (alternating from the Initiative
+    side), a victory check after each; then the end of the round."""
+    op, g = st[9], m[3]
+    for t in range(from_turn, 6):
+        side = g[G_INIT] if t % 2 == 0 else 1 - g[G_INIT]
+        pol = op[O_POL_A + side]
+        if g[G_ROLL] != 0 or pol == POL_STRONG:
+            pol = POL_GREEDY
+        player_turn(st, m, side, t // 2, pol)
+        if check_victory(st, m):
+            return
+        if g[G_CHECK] != 0:
+            check(st, m)
+    end_of_round(st, m)
+
+
+@njit(cache=True)
+def log_markers(m, side):
+    mk = m[4]
+    log(m, E_MARKERS, side, mk[side, 0], mk[side, 1], mk[side, 2], mk[side, 3], 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def markers_for(st, m, m2, side):
+    """The side's order markers by its policy (the strong policy plays greedy inside
+    rollouts)."""
+    pol = st[9][O_POL_A + side]
+    if pol == POL_STRONG and m[3][G_ROLL] == 0:
+        strong_markers(st, m, m2, side)
+    else:
+        place_markers(st, m, side, POL_GREEDY if pol == POL_STRONG else pol)
+    log_markers(m, side)
+
+
+@njit(cache=True)
+def copy_match(m, m2):
+    """Copy the match state ``m`` into ``m2`` (a rollout's working copy)."""
+    m2[0][:, :] = m[0]
+    m2[1][:] = m[1]
+    m2[2][:, :] = m[2]
+    m2[3][:] = m[3]
+    m2[4][:, :] = m[4]
+
+
+@njit(cache=True)
+def strong_markers(st, m, m2, side):
+    """The strong policy's order markers: each of ``strong_plans`` plans (greedy, then the
+    best card on all 3 markers, the 2nd best card first, ...) is played out to the end of
+    this round and the next by greedy play on copies, the opponent's markers placed by
+    greedy from the public state (never read), ``strong_rollouts`` times with common
+    random numbers; the plan with the best mean points-of-Life margin is kept."""
+    ci, op, mk = st[6], st[9], m[4]
+    place_markers(st, m, side, POL_GREEDY)
+    greedy = mk[side].copy()
+    nc = ci.shape[0]
+    cards = np.empty(nc, np.int64)
+    n = 0
+    for c in range(nc):
+        if ci[c, C_SIDE] == side and card_alive(st, m, c):
+            cards[n] = c
+            n += 1
+    if n <= 1:
+        return
+    plans = np.empty((op[O_LOOK_K], 4), np.int64)
+    np_ = 0
+    for p in range(op[O_LOOK_K]):
+        plan = greedy.copy()
+        if p == 1:
+            plan[1] = plan[0]
+            plan[2] = plan[0]
+        elif p >= 2:
+            alt = cards[(p - 2) % n]
+            if alt == plan[0]:
+                alt = cards[(p - 1) % n]
+            plan[0] = alt
+        plans[np_] = plan
+        np_ += 1
+    base = next_u64(m[6])
+    other = 1 - side
+    best = 0
+    bv = NEG
+    for p in range(np_):
+        tot = 0.0
+        for r in range(op[O_LOOK_ROLLOUTS]):
+            copy_match(m, m2)
+            g2, rng2 = m2[3], m2[6]
+            g2[G_ROLL] = 1
+            g2[G_DPOS] = m2[5][0]
+            for w in range(4):
+                rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+            rng2[4] = 0
+            rng2[5] = 0
+            for q in range(4):
+                m2[4][side, q] = plans[p, q]
+            place_markers(st, m2, other, POL_GREEDY)
+            g2[G_INIT] = initiative(st, m2)
+            turns_of_round(st, m2, 0)
+            if g2[G_END] < 0:
+                g2[G_ROUND] += 1
+                greedy_round(st, m2)
+            tot += rollout_value(st, m2, side)
+        if tot > bv + 1e-9:
+            bv = tot
+            best = p
+    for q in range(4):
+        mk[side, q] = plans[best, q]
+
+
+@njit(cache=True)
+def greedy_round(st, m):
+    """A round of a rollout: greedy markers and play for both sides."""
+    start_of_round(st, m)
+    if check_victory(st, m):
+        return
+    for side in range(2):
+        place_markers(st, m, side, POL_GREEDY)
+    m[3][G_INIT] = initiative(st, m)
+    turns_of_round(st, m, 0)
+
+
+@njit(cache=True)
+def rollout_value(st, m, side):
+    """Points-of-Life margin of ``side`` (+-500 for a win or a loss)."""
+    g = m[3]
+    v = score(st, m, side) - score(st, m, 1 - side)
+    if g[G_END] >= 0:
+        if g[G_WINNER] == side + 1:
+            v += 500.0
+        elif g[G_WINNER] == 2 - side:
+            v -= 500.0
+    return v
+
+
+@njit(cache=True)
+def play_round(st, m, m2):
+    """One round ("The Battle Begins!"): Wellspring, "Place Order Markers", "Roll For
+    Initiative" (round 1 with ``first`` other than rules: the chosen side), 6 Player
+    Turns, "End the Round"."""
+    op, g = st[9], m[3]
+    start_of_round(st, m)
+    if check_victory(st, m):
+        return
+    for side in range(2):
+        markers_for(st, m, m2, side)
+    if g[G_ROUND] == 1 and (op[O_FORCED] >= 0 or op[O_FIRST] != 0):
+        g[G_INIT] = g[G_FIRST]
+    else:
+        g[G_INIT] = initiative(st, m)
+        if g[G_ROUND] == 1:
+            g[G_FIRST] = g[G_INIT]
+    turns_of_round(st, m, 0)
+
+
+@njit(cache=True)
+def check(st, m):
+    """Invariants: occupancy matches the figures, Life not exceeded, legal spaces, both
+    spaces of a double-space figure adjacent and on one level, carried glyphs."""
+    hx, dist, fi, s, occ, gs, g = st[0], st[1], st[4], m[0], m[1], m[2], m[3]
+    bad = 0
+    for h in range(hx.shape[0]):
+        f = occ[h]
+        if f >= 0 and (s[f, S_ALIVE] == 0 or (s[f, S_HEX] != h and s[f, S_TAIL] != h)):
+            bad += 1
+    for i in range(fi.shape[0]):
+        if s[i, S_ALIVE] == 0:
+            continue
+        h = s[i, S_HEX]
+        if h < 0 or occ[h] != i or hx[h, H_OBSTACLE] > 0 or s[i, S_WOUNDS] >= fi[i, F_LIFE]:
+            bad += 1
+            continue
+        t = s[i, S_TAIL]
+        if fi[i, F_DOUBLE] == 1:
+            if t < 0 or occ[t] != i or dist[h, t] != 1 or hx[t, H_LEVEL] != hx[h, H_LEVEL]:
+                bad += 1
+        elif t >= 0:
+            bad += 1
+        q = s[i, S_TREASURE] - 1
+        if q >= 0 and gs[q, GS_CARRIER] != i:
+            bad += 1
+    g[G_VIOL] += bad
+
+
+@njit(cache=True)
+def deploy(st, m, side, pol):
+    """Set-up: the side's figures placed in its start zone ("Pick a Scenario and Map"),
+    in card order on the free start spaces nearest the enemy zone (greedy) or at random;
+    a double-space figure takes a free neighbouring start space on the same level."""
+    hx, fi, s, occ = st[0], st[4], m[0], m[1]
+    nh = hx.shape[0]
+    zone = side + 1
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] != side:
+            continue
+        n = 0
+        for h in range(nh):
+            if hx[h, H_ZONE] == zone and occ[h] < 0 and free_tail(st, m, i, h) != -2:
+                n += 1
+        k = pick(m, n) if pol == POL_RANDOM else 0
+        chosen = -1
+        best = BIG
+        for idx in range(nh):
+            h = scan(hx, side, idx)
+            if hx[h, H_ZONE] == zone and occ[h] < 0 and free_tail(st, m, i, h) != -2:
+                if pol == POL_RANDOM:
+                    if k == 0:
+                        chosen = h
+                        break
+                    k -= 1
+                else:
+                    d = front_distance(st, h, zone)
+                    if d < best:
+                        best = d
+                        chosen = h
+        s[i, S_ALIVE] = 1
+        s[i, S_HEX] = chosen
+        occ[chosen] = i
+        t = free_tail(st, m, i, chosen)
+        s[i, S_TAIL] = t
+        if t >= 0:
+            occ[t] = i
+
+
+@njit(cache=True)
+def free_tail(st, m, i, h):
+    """The start space of ``i``'s second half next to ``h`` (-1 single-space; -2 none)."""
+    hx, fi, occ = st[0], st[4], m[1]
+    if fi[i, F_DOUBLE] == 0:
+        return -1
+    for k in range(6):
+        t = hx[h, H_NB + k]
+        if t >= 0 and hx[t, H_ZONE] == hx[h, H_ZONE] and occ[t] < 0:
+            if hx[t, H_LEVEL] == hx[h, H_LEVEL]:
+                return t
+    return -2
+
+
+@njit(cache=True)
+def front_distance(st, h, zone):
+    """Spaces from ``h`` to the nearest space of the other start zone."""
+    hx, dist = st[0], st[1]
+    best = BIG
+    for k in range(hx.shape[0]):
+        if hx[k, H_ZONE] != 0 and hx[k, H_ZONE] != zone and dist[h, k] < best:
+            best = dist[h, k]
+    return best
+
+
+@njit(cache=True)
+def setup_match(st, m, k):
+    """A new match: figures placed, glyphs on their spaces, who takes round 1's first turn
+    (``first``: rules = initiative roll, alternate = A in even matches)."""
+    gl, op, s, occ, gs, g = st[7], st[9], m[0], m[1], m[2], m[3]
+    s[:, :] = 0
+    s[:, S_HEX] = -1
+    s[:, S_TAIL] = -1
+    occ[:] = -1
+    for q in range(gl.shape[0]):
+        gs[q, GS_HEX] = gl[q, GL_HEX]
+        gs[q, GS_UP] = gl[q, GL_UP]
+        gs[q, GS_CARRIER] = -1
+    trace = g[G_TRACE]
+    chk = g[G_CHECK]
+    g[:] = 0
+    g[G_TRACE] = trace
+    g[G_CHECK] = chk
+    g[G_END] = -1
+    g[G_ROUND] = 1
+    mode = op[O_FIRST]
+    if op[O_FORCED] >= 0:
+        g[G_FIRST] = op[O_FORCED]
+    elif mode == 1:
+        g[G_FIRST] = k % 2
+    elif mode == 2:
+        g[G_FIRST] = 0
+    elif mode == 3:
+        g[G_FIRST] = 1
+    for side in range(2):
+        deploy(st, m, side, op[O_POL_A + side])
+
+
+@njit(cache=True)
+def write_record(st, m, rec, urec, row):
+    fi, s, g = st[4], m[0], m[3]
+    rec[row, 0] = g[G_WINNER]
+    rec[row, 1] = int(round(score(st, m, 0)))
+    rec[row, 2] = int(round(score(st, m, 1)))
+    rec[row, 3] = g[G_FIRST]
+    rec[row, 4] = g[G_ROUND]
+    rec[row, 5] = g[G_END]
+    rec[row, 6] = g[G_ACT]
+    rec[row, 7] = g[G_VIOL]
+    rec[row, 8] = g[G_ATTACKS]
+    rec[row, 9] = g[G_LEAVE]
+    rec[row, 10] = g[G_FALLS]
+    rec[row, 11] = g[G_GLYPHS]
+    rec[row, 12] = g[G_TURNS]
+    rec[row, 13] = g[G_TRAPS]
+    for i in range(fi.shape[0]):
+        urec[row, i, 0] = 0 if s[i, S_ALIVE] == 1 else 1
+        urec[row, i, 1] = s[i, S_DEALT]
+        urec[row, i, 2] = s[i, S_TAKEN]
+        urec[row, i, 3] = s[i, S_SCORE]
+        urec[row, i, 4] = s[i, S_ATTACKS]
+        urec[row, i, 5] = s[i, S_ROUND_OUT]
+
+
+@njit(cache=True)
+def play_match(st, m, m2, k):
+    """Set-up, then rounds until a victory or the round limit."""
+    g = m[3]
+    setup_match(st, m, k)
+    if g[G_CHECK] != 0:
+        check(st, m)
+    while g[G_END] < 0:
+        play_round(st, m, m2)
+        if g[G_END] < 0:
+            g[G_ROUND] += 1
+    log(
+        m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
+        int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a, b, c):
+    """The one entry kernel (one compile serves the match runner and the rule tests).
+
+    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec`` and
+    ``urec``; match ``k`` is seeded from the block state and ``k % block``
+    (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written.  Other
+    codes: one engine operation on the hand-built match ``m`` (``sandbox.py``) with the
+    operands ``a, b, c``."""
+    s, occ, gs, g, mk, dc, rng, ev, wk = m
+    m2 = (
+        s.copy(), occ.copy(), gs.copy(), np.zeros(G_COLS, np.int64), mk.copy(), dc, rng.copy(),
+        ev, np.zeros_like(wk),
+    )  # fmt: skip
+    if code != OP_BLOCK:
+        return operation(st, m, m2, code, a, b, c)
+    for kk in range(count):
+        k = first + kk
+        seed_match(rng, state, k % block)
+        g[G_TRACE] = 1 if trace else 0
+        g[G_CHECK] = 1 if chk else 0
+        g[G_NEV] = 0
+        play_match(st, m, m2, k)
+        row = kk if rec.shape[0] == count else k
+        write_record(st, m, rec, urec, row)
+    return g[G_NEV] if trace else 0
+
+
+@njit(cache=True)
+def operation(st, m, m2, code, a, b, c):
+    """The sandbox's operations (rule tests on hand-built positions)."""
+    g, wk = m[3], m[8]
+    if code == OP_ATTACK:
+        normal_attack(st, m, a, b)
+    elif code == OP_SPECIAL:
+        special_attack(st, m, a, b, c)
+    elif code == OP_MOVE:
+        reach(st, m, a)
+        if not can_end(st, m, a, b):
+            return -1
+        move_to(st, m, a, b)
+    elif code == OP_REACH:
+        reach(st, m, a)
+        return wk[W_COST, b] if can_end(st, m, a, b) else -1
+    elif code == OP_TURN:
+        card_turn(st, m, b, c)
+    elif code == OP_ROUND:
+        play_round(st, m, m2)
+    elif code == OP_INIT:
+        return initiative(st, m)
+    elif code == OP_CHECK:
+        g[G_VIOL] = 0
+        check(st, m)
+        return g[G_VIOL]
+    elif code == OP_END_ROUND:
+        end_of_round(st, m)
+    elif code == OP_MARKERS:
+        if c == POL_STRONG:
+            strong_markers(st, m, m2, a)
+        else:
+            place_markers(st, m, a, c)
+        log_markers(m, a)
+    elif code == OP_SCORE:
+        return int(round(10 * score(st, m, a)))
+    elif code == OP_TARGET:
+        return 1 if can_target(st, m, a, b, reach_range(st, m, a)) else 0
+    elif code == OP_DEFENSE:
+        return defense_value(st, m, a, m[0][a, S_HEX], b == 1)
+    return 0

@@ -1,0 +1,1 @@
+"""Hybrid AI-vs-AI matches on the shared match framework (``engine.ENGINE``)."""

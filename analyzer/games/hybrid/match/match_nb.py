@@ -1,0 +1,2106 @@
+"""The Hybrid match kernels: board, movement, strikes, parries, firing, rounds, policies.
+
+Rulebook ``hybrid.txt``; every rule function names its section.  All kernels take plain
+arrays (columns in :mod:`analyzer.games.hybrid.match.layout`):
+
+static  ``fi`` (int, per warrior), ``mp`` (board cell kinds, rows y, columns x),
+        ``obj`` (Objective counters per square, 1 where one lies), ``sc`` (scenario and
+        options), ``tab`` (Natural Roll class probabilities, from ``rolls.class_probs``);
+state   ``s`` (int per warrior), ``g`` (match), ``cell`` (door and counter state per
+        square: the board as play changed it), ``occ`` (warrior + 1 on each square),
+        ``seq`` (the two secret Activation Sequences), ``dc`` (dice script: ``dc[0]``
+        scripted D10 faces in ``dc[1:]``), ``rng`` (the match generator), ``ev`` (trace
+        rows), ``wk`` (movement search scratch), ``plan`` (a decided activation).
+
+Secrecy of the Activation Sequence: a side's policy reads ``seq`` of its own side only
+(``side_order`` writes it, ``next_in_sequence`` reads it for the side that activates);
+every other decision reads the public state alone.
+"""
+
+# ruff: noqa: SIM102, SIM103, SIM108, SIM109, SIM114  (kernel conditions kept explicit)
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.dice.random_nb import next_u64, roll_die
+from analyzer.games.hybrid.match.layout import (
+    C_COLUMN,
+    C_DOOR,
+    C_LOCKED,
+    C_ROCKFALL,
+    C_TRAPDOOR,
+    C_WALL,
+    E_ACTIVATE,
+    E_DEFEND,
+    E_DOOR,
+    E_END,
+    E_KNOCK,
+    E_MOVE,
+    E_OBJECTIVE,
+    E_PARRY,
+    E_REMOVED,
+    E_ROLL,
+    E_SACRIFICE,
+    E_SEQ,
+    E_SHOT,
+    E_STRIKE,
+    E_TRAP,
+    E_WOUND,
+    END_ELIMINATION,
+    END_OBJECTIVES,
+    END_ROUNDS,
+    F_APS,
+    F_BRUTISH,
+    F_COMBINED,
+    F_CONVICTION,
+    F_DC,
+    F_DMOD,
+    F_DORSAL,
+    F_DUELLIST,
+    F_F,
+    F_FACE0,
+    F_FELON,
+    F_FMOD,
+    F_FRENZY,
+    F_LEADER,
+    F_LYNX,
+    F_MOVE,
+    F_MV,
+    F_NV,
+    F_OC,
+    F_OMOD,
+    F_POINTS,
+    F_PRESTIGE,
+    F_PUNY,
+    F_RANK,
+    F_SACRIFICE,
+    F_SIDE,
+    F_SIZE,
+    F_TITAN,
+    F_VELOCITY,
+    F_X0,
+    F_Y0,
+    G_ACT,
+    G_CHECK,
+    G_COMBINED,
+    G_COUNTERS,
+    G_DPOS,
+    G_END,
+    G_FIRST,
+    G_FIRST1,
+    G_KNOCKS,
+    G_NEV,
+    G_OBJ_A,
+    G_PARRIES,
+    G_PERFECT,
+    G_ROLL,
+    G_ROUND,
+    G_SACRIFICES,
+    G_SHOTS,
+    G_STRIKES,
+    G_TRACE,
+    G_VIOL,
+    G_WINNER,
+    M_DC,
+    M_FIRE,
+    M_MOVE,
+    M_NONE,
+    M_OC,
+    POL_GREEDY,
+    POL_RANDOM,
+    POL_STRONG,
+    S_ALIVE,
+    S_APS_ROUND,
+    S_CA_ROUND,
+    S_CA_USED,
+    S_DEALT,
+    S_DONE,
+    S_FACE,
+    S_FIRST,
+    S_FORCED,
+    S_H,
+    S_KILLS,
+    S_LEVEL,
+    S_LOOK_DEPTH,
+    S_LOOK_K,
+    S_LOOK_ROLLOUTS,
+    S_MODE,
+    S_OBJ_NEED,
+    S_PERFECT_PARRY,
+    S_POL_A,
+    S_PRESTIGE_LOST,
+    S_REMOVED_ROUND,
+    S_ROUNDS,
+    S_SCORE,
+    S_SHOTS,
+    S_SKILLED_HIT,
+    S_STOPPED,
+    S_STRIKES,
+    S_TAKEN,
+    S_W,
+    S_WINNER_CHOOSES,
+    S_WOUNDS,
+    S_X,
+    S_Y,
+)
+from analyzer.games.hybrid.rolls import classify
+from analyzer.match.seeding_nb import seed_match, splitmix
+
+DX = np.array([0, 1, 0, -1], dtype=np.int64)
+DY = np.array([-1, 0, 1, 0], dtype=np.int64)
+#: Sight Range: 8 squares ("Sight Range"); Conviction reaches 8 squares ("Conviction/X").
+SIGHT = 8
+CONVICTION_RANGE = 8
+BIG = 1 << 30
+#: The strong policy leaves the greedy plan only for a rollout mean this much better
+#: (points-weighted NV), so that rollout noise does not replace a sound greedy choice.
+STRONG_MARGIN = 1.0
+NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a friend
+# plan[] columns: what an activation does
+P_KIND, P_LEVEL, P_DEST, P_TARGET, P_SCORE_X1000 = 0, 1, 2, 3, 4
+K_NOTHING, K_STRIKE, K_FIRE, K_DEFEND, K_MOVE, K_SACRIFICE, K_OBJECTIVE = 0, 1, 2, 3, 4, 5, 6
+PLAN_COLS = 6
+MAXPLANS = 256
+# work rows of wk (each NS = W * H * 16 long): search and board scratch
+W_DIST, W_PAR, W_TOUCH, W_EC, W_FIELD, W_ENTER, W_BUCKET = 0, 1, 2, 3, 4, 5, 6
+MAXB = 48
+# rule-test operations (sandbox.py)
+OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
+OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE = 6, 7, 8, 9, 10
+
+
+# =========================================================== dice and trace
+@njit(cache=True)
+def d10(g, dc, rng):
+    """ "Natural Roll": one D10 whose 0 face counts as 10; the next scripted face while
+    the dice script lasts (rule tests), else the match generator."""
+    if g[G_DPOS] < dc[0]:
+        g[G_DPOS] += 1
+        return dc[g[G_DPOS]]
+    return roll_die(rng, 10)
+
+
+@njit(cache=True)
+def roll_kept(g, dc, rng, ndice):
+    """ "Rolling Two Dice (2D10)": roll ``ndice`` D10 and keep the best (lowest) face."""
+    best = 10
+    for _ in range(ndice):
+        f = d10(g, dc, rng)
+        if f < best:
+            best = f
+    return best
+
+
+@njit(cache=True)
+def pick(rng, n):
+    """A uniform choice in 0..n-1 (the random policy; never scripted)."""
+    if n <= 1:
+        return 0
+    return roll_die(rng, n) - 1
+
+
+@njit(cache=True)
+def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
+    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
+        return
+    k = g[G_NEV]
+    if k >= ev.shape[0]:
+        return
+    ev[k, 0] = kind
+    ev[k, 1] = g[G_ROUND]
+    ev[k, 2] = side
+    ev[k, 3] = a
+    ev[k, 4] = b
+    ev[k, 5] = c
+    ev[k, 6] = d
+    ev[k, 7] = e
+    ev[k, 8] = f
+    ev[k, 9] = h
+    ev[k, 10] = i
+    ev[k, 11] = j
+    g[G_NEV] = k + 1
+
+
+@njit(cache=True)
+def probs(tab, ndice, sl, pam):
+    """P(Perfect Success), P(success), P(failure), P(Critical Failure) of a Natural Roll
+    (from ``rolls.class_probs``; SL <= 1 behaves as 1 and SL >= 9 as 9)."""
+    k = sl
+    if k < 1:
+        k = 1
+    if k > 9:
+        k = 9
+    p = pam if pam <= 9 else 9
+    if p < 1:
+        p = 1
+    row = tab[ndice - 1, k, p]
+    return row[0], row[1], row[2], row[3]
+
+
+# =========================================================== board geometry
+@njit(cache=True)
+def inside(sc, x, y):
+    return 0 <= x < sc[S_W] and 0 <= y < sc[S_H]
+
+
+@njit(cache=True)
+def blocks_move(mp, cell, x, y):
+    """Walls, columns, locked doors stop movement ("Forbidden Movements"); a closed door
+    too, unless opened on the way (``cell`` holds 1 for an opened door)."""
+    k = mp[y, x]
+    if k == C_WALL or k == C_COLUMN or k == C_LOCKED:
+        return True
+    return False
+
+
+@njit(cache=True)
+def blocks_sight(mp, cell, x, y):
+    """Walls, columns and closed doors block the line of sight; rockfall and Trapdoors do
+    not ("Column and Rockfall counters", "Jumping over a Trapdoor")."""
+    k = mp[y, x]
+    if k == C_WALL or k == C_COLUMN or k == C_LOCKED:
+        return True
+    return k == C_DOOR and cell[y, x] == 0
+
+
+@njit(cache=True)
+def touching_at(x0, y0, z0, x1, y1, z1):
+    """Base contact: bases touching edge to edge, never only at the corners ("Base")."""
+    xo = x0 <= x1 + z1 - 1 and x1 <= x0 + z0 - 1
+    yo = y0 <= y1 + z1 - 1 and y1 <= y0 + z0 - 1
+    if xo and (y1 == y0 + z0 or y0 == y1 + z1):
+        return True
+    if yo and (x1 == x0 + z0 or x0 == x1 + z1):
+        return True
+    return False
+
+
+@njit(cache=True)
+def side_toward(x0, y0, z0, x1, y1, z1):
+    """The side (facing index) of base 0 that base 1 touches, -1 if not in contact."""
+    xo = x0 <= x1 + z1 - 1 and x1 <= x0 + z0 - 1
+    yo = y0 <= y1 + z1 - 1 and y1 <= y0 + z0 - 1
+    if xo and y1 + z1 == y0:
+        return 0
+    if yo and x1 == x0 + z0:
+        return 1
+    if xo and y1 == y0 + z0:
+        return 2
+    if yo and x1 + z1 == x0:
+        return 3
+    return -1
+
+
+@njit(cache=True)
+def touching(fi, s, i, j):
+    return touching_at(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
+
+
+@njit(cache=True)
+def side_of(fi, s, i, j):
+    return side_toward(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
+
+
+@njit(cache=True)
+def from_rear(fi, s, target, attacker):
+    """ "Offensive Combat": the attacker stands at the target's rear edge."""
+    d = side_of(fi, s, target, attacker)
+    return d >= 0 and d == (s[target, S_FACE] + 2) % 4
+
+
+@njit(cache=True)
+def in_enemy_contact(fi, s, i):
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE] and touching(fi, s, i, j):
+            return True
+    return False
+
+
+@njit(cache=True)
+def chebyshev(fi, s, i, j):
+    """Squares between two bases counted like an Aura's square zone ("Aura/X")."""
+    zi = fi[i, F_SIZE]
+    zj = fi[j, F_SIZE]
+    dx = max(0, max(s[j, S_X] - (s[i, S_X] + zi - 1), s[i, S_X] - (s[j, S_X] + zj - 1)))
+    dy = max(0, max(s[j, S_Y] - (s[i, S_Y] + zi - 1), s[i, S_Y] - (s[j, S_Y] + zj - 1)))
+    return max(dx, dy)
+
+
+@njit(cache=True)
+def put(fi, s, occ, i, x, y):
+    z = fi[i, F_SIZE]
+    for yy in range(s[i, S_Y], s[i, S_Y] + z):
+        for xx in range(s[i, S_X], s[i, S_X] + z):
+            if 0 <= yy < occ.shape[0] and 0 <= xx < occ.shape[1] and occ[yy, xx] == i + 1:
+                occ[yy, xx] = 0
+    s[i, S_X] = x
+    s[i, S_Y] = y
+    if s[i, S_ALIVE] == 1:
+        for yy in range(y, y + z):
+            for xx in range(x, x + z):
+                occ[yy, xx] = i + 1
+
+
+# =========================================================== line of sight
+@njit(cache=True)
+def line(fi, mp, cell, occ, sc, ax, ay, bx, by, shooter, target, mode):
+    """Squares crossed from square a's centre to square b's centre (grid traversal).
+
+    Returns -1 if a wall, column or closed door blocks the line (two obstacles placed
+    diagonally block it too: "Angles of Vision and Dead Angles" Note), else rockfall
+    squares crossed + 100 x warriors in the way.  A Puny warrior hides only a Puny
+    target ("Puny").  ``mode`` 1: the figures in the way are counted, 0: ignored.
+    The stated line-of-sight rule replaces the rulebook's dead-angle cases
+    (docs/rules-choices.md, "Hybrid matches")."""
+    x = ax
+    y = ay
+    dx = bx - ax
+    dy = by - ay
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    adx = abs(dx)
+    ady = abs(dy)
+    rock = 0
+    figs = 0
+    # in units of 1 / (2 adx ady): crossings of vertical lines at odd multiples of ady
+    tx = ady  # next vertical grid line (scaled)
+    ty = adx
+    tpuny = fi[target, F_PUNY] if target >= 0 else 0
+    last = -1
+    while True:
+        if adx == 0 and ady == 0:
+            break
+        if adx > 0 and (ady == 0 or tx < ty):
+            x += sx
+            tx += 2 * ady
+        elif ady > 0 and (adx == 0 or ty < tx):
+            y += sy
+            ty += 2 * adx
+        else:
+            # through a corner: the two squares beside it
+            c1 = blocks_sight(mp, cell, x + sx, y)
+            c2 = blocks_sight(mp, cell, x, y + sy)
+            if c1 and c2:
+                return -1
+            x += sx
+            y += sy
+            tx += 2 * ady
+            ty += 2 * adx
+        if x == bx and y == by:
+            break
+        if blocks_sight(mp, cell, x, y):
+            return -1
+        if mp[y, x] == C_ROCKFALL:
+            rock += 1
+        o = occ[y, x] - 1
+        if mode == 1 and o >= 0 and o != shooter and o != target and o != last:
+            if fi[o, F_PUNY] == 0 or tpuny == 1:
+                figs += 1
+                last = o
+                if fi[o, F_SIZE] == 2 or fi[o, F_TITAN] == 1:
+                    figs += 10  # a Titan or a large base hides a normal target wholly
+    return rock + 100 * figs
+
+
+@njit(cache=True)
+def in_fov(fi, s, i, tx, ty):
+    """ "Angles of Vision": the 90-degree field of vision in front of warrior ``i``."""
+    z = fi[i, F_SIZE]
+    f = s[i, S_FACE]
+    # doubled coordinates: centre of i's base and of square (tx, ty)
+    cx = 2 * s[i, S_X] + z
+    cy = 2 * s[i, S_Y] + z
+    vx = 2 * tx + 1 - cx
+    vy = 2 * ty + 1 - cy
+    fwd = vx * DX[f] + vy * DY[f]
+    lat = vx * DY[f] - vy * DX[f]
+    return fwd > 0 and abs(lat) <= fwd
+
+
+@njit(cache=True)
+def sight(fi, mp, cell, occ, s, sc, i, j, fov, through):
+    """Whether ``i`` sees ``j`` ("Sight Range", "Angles of Vision and Dead Angles").
+
+    -1 not seen, else the best (lowest) value of :func:`line` over the squares of j's
+    base (seeing one square of a large base is enough: "Firing" FAQ).  ``fov``: only
+    within i's field of vision; ``through``: count warriors in the way (else ignore)."""
+    rng_ = SIGHT + fi[i, F_LYNX]
+    if chebyshev(fi, s, i, j) > rng_:
+        return -1
+    zi = fi[i, F_SIZE]
+    zj = fi[j, F_SIZE]
+    best = -1
+    for ty in range(s[j, S_Y], s[j, S_Y] + zj):
+        for tx in range(s[j, S_X], s[j, S_X] + zj):
+            if fov == 1 and not in_fov(fi, s, i, tx, ty):
+                continue
+            for ay in range(s[i, S_Y], s[i, S_Y] + zi):
+                for ax in range(s[i, S_X], s[i, S_X] + zi):
+                    v = line(fi, mp, cell, occ, sc, ax, ay, tx, ty, i, j, through)
+                    if v >= 0 and (best < 0 or v < best):
+                        best = v
+    return best
+
+
+# =========================================================== characteristics
+@njit(cache=True)
+def level_now(fi, s, i, col):
+    """ "Action Modes": every wound lowers each Mode's level by 1, never below 1; 0 dash."""
+    lv = fi[i, col]
+    if lv == 0:
+        return 0
+    lv -= s[i, S_WOUNDS]
+    return lv if lv >= 1 else 1
+
+
+@njit(cache=True)
+def movement_now(fi, s, i):
+    """ "Movement and Wounds": each wound lowers Movement by 1, down to 0."""
+    m = fi[i, F_MOVE] - s[i, S_WOUNDS]
+    return m if m > 0 else 0
+
+
+@njit(cache=True)
+def base_sl(fi, s, i):
+    """SL = NV - wounds ("Natural Roll" FAQ), + Prestige/X until wounded ("Prestige/X"),
+    - 2 for a victim of Expert Move ("4 / Expert Move")."""
+    sl = fi[i, F_NV] - s[i, S_WOUNDS]
+    if fi[i, F_PRESTIGE] > 0 and s[i, S_PRESTIGE_LOST] == 0:
+        sl += fi[i, F_PRESTIGE]
+    if s[i, S_STOPPED] == 4:
+        sl -= 2
+    return sl
+
+
+@njit(cache=True)
+def melee_bonus(fi, s, i):
+    """Offensive and Defensive Combat bonuses: Conviction/X within 8 squares of a living
+    leader ("Conviction/X"), Frenzy/X per melee kill ("Frenzy/X")."""
+    b = fi[i, F_FRENZY] * s[i, S_KILLS]
+    ld = fi[i, F_LEADER]
+    if fi[i, F_CONVICTION] > 0 and ld >= 0 and s[ld, S_ALIVE] == 1:
+        if chebyshev(fi, s, i, ld) <= CONVICTION_RANGE:
+            b += fi[i, F_CONVICTION]
+    return b
+
+
+@njit(cache=True)
+def strike_sl(fi, s, i, j, level, rear):
+    """Offensive Combat SL of ``i`` striking ``j`` at Mastery ``level`` ("Offensive Combat":
+    rear +1; "2 / Novice Strike": one wound ignored; "4 / Expert Strike": +2;
+    "Felon/X": +X from the rear; "Dorsal Protection/X": no rear +1, -X instead)."""
+    sl = base_sl(fi, s, i) + fi[i, F_OMOD] + melee_bonus(fi, s, i)
+    if rear:
+        if fi[j, F_DORSAL] > 0:
+            sl -= fi[j, F_DORSAL]
+        else:
+            sl += 1
+        sl += fi[i, F_FELON]
+    if level == 2 and s[i, S_WOUNDS] > 0:
+        sl += 1
+    if level == 4:
+        sl += 2
+    return sl
+
+
+@njit(cache=True)
+def parry_sl(fi, s, j, level):
+    """Defensive Combat SL of ``j`` at ``level`` ("4 / Expert Parry": +2)."""
+    sl = base_sl(fi, s, j) + fi[j, F_DMOD] + melee_bonus(fi, s, j)
+    if level == 4:
+        sl += 2
+    return sl
+
+
+@njit(cache=True)
+def shot_mod(fi, j):
+    """ "Firing": +1 against a large base or a Titan (not both, "Titan"); "Velocity/X": -X."""
+    m = 0
+    if fi[j, F_SIZE] == 2 or fi[j, F_TITAN] == 1:
+        m = 1
+    return m - fi[j, F_VELOCITY]
+
+
+@njit(cache=True)
+def fire_sl(fi, s, i, j, rock):
+    """Firing SL: NV - wounds + weapon, target size, Velocity, -1 per rockfall square."""
+    return base_sl(fi, s, i) + fi[i, F_FMOD] + shot_mod(fi, j) - rock
+
+
+@njit(cache=True)
+def pam_of(fi, i):
+    """ "Duellist/X": a Perfect Success on any result <= X (Offensive Combat, Firing)."""
+    return fi[i, F_DUELLIST] if fi[i, F_DUELLIST] > 1 else 1
+
+
+# =========================================================== wounds and removal
+@njit(cache=True)
+def wound(fi, s, g, occ, ev, j, n, by, cause):
+    """ "Natural Value": a wound lowers NV by 1; at 0 the warrior is eliminated.  A wound
+    switches Defensive Combat Mode off, except a Heroic Parry ("Defensive Combat"), and
+    ends Prestige ("Prestige/X").  Frenzy counts the enemy's own melee kills."""
+    if n <= 0 or s[j, S_ALIVE] == 0:
+        return
+    left = fi[j, F_NV] - s[j, S_WOUNDS]
+    take = n if n < left else left
+    s[j, S_WOUNDS] += take
+    s[j, S_TAKEN] += take
+    s[j, S_PRESTIGE_LOST] = 1
+    if by >= 0 and fi[by, F_SIDE] != fi[j, F_SIDE]:
+        s[by, S_DEALT] += take
+    if s[j, S_MODE] == M_DC and s[j, S_LEVEL] != 6:
+        s[j, S_MODE] = M_NONE
+    log(g, ev, E_WOUND, fi[j, F_SIDE], j, take, fi[j, F_NV] - s[j, S_WOUNDS], cause, by, 0, 0, 0, 0)
+    if s[j, S_WOUNDS] >= fi[j, F_NV]:
+        s[j, S_ALIVE] = 0
+        put(fi, s, occ, j, s[j, S_X], s[j, S_Y])  # clears its squares
+        s[j, S_REMOVED_ROUND] = g[G_ROUND]
+        log(g, ev, E_REMOVED, fi[j, F_SIDE], j, 0, 0, 0, 0, 0, 0, 0, 0)
+        if by >= 0 and (cause == 0 or cause == 2) and fi[by, F_SIDE] != fi[j, F_SIDE]:
+            s[by, S_KILLS] += 1
+
+
+# =========================================================== strikes and parries
+@njit(cache=True)
+def parry_levels(fi, s, j, vs_fire):
+    """Mastery Levels of Defensive Combat ``j`` may choose now (bit mask of 1..6).
+
+    Locked in Heroic Parry: 6 only ("6 / Heroic Parry").  Against firing only Basic and
+    Heroic Parry apply (the others "apply only in base contact")."""
+    if s[j, S_ALIVE] == 0 or s[j, S_MODE] != M_DC:
+        return 0
+    if s[j, S_LEVEL] == 6:
+        return 1 << 6
+    top = level_now(fi, s, j, F_DC)
+    if top > 6:
+        top = 6
+    m = 0
+    for lv in range(1, top + 1):
+        if vs_fire and lv != 1 and lv != 6:
+            continue
+        m |= 1 << lv
+    return m
+
+
+@njit(cache=True)
+def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
+    """Expected wounds to the target and to the attacker of one strike or shot when the
+    defender answers with his best parry level (the greedy defender's choice); returns
+    (wounds to target, wounds to attacker, best parry level or 0)."""
+    pp, ps, _pf, pc = probs(tab, andice, asl, pam_of(fi, i))
+    best_t = pp * (wounds + 1) + ps * wounds
+    best_a = 0.0
+    best_lv = 0
+    if pmask == 0:
+        return best_t, best_a, 0
+    best_v = 1e9
+    for lv in range(1, 7):
+        if (pmask >> lv) & 1 == 0:
+            continue
+        qp, qs, _qf, _qc = probs(tab, 2 if lv == 5 else 1, parry_sl(fi, s, j, lv), 1)
+        parried = qp + qs
+        et = pp * (wounds + 1) * (1.0 if (sc[S_PERFECT_PARRY] == 0) else 1.0 - parried)
+        et += ps * wounds * (1.0 - parried)
+        ea = 0.0
+        if lv == 2:
+            ea = pc + (pp + ps) * qp
+        elif lv == 3 and fi[j, F_OC] > 0:
+            cp, cs, _cf, _cc = probs(tab, 1, strike_sl(fi, s, j, i, 1, False), pam_of(fi, j))
+            ea = (pp * (1.0 if sc[S_PERFECT_PARRY] == 1 else 0.0) + ps) * parried * (2 * cp + cs)
+        v = et - 0.8 * ea
+        if v < best_v:
+            best_v = v
+            best_t = et
+            best_a = ea
+            best_lv = lv
+    return best_t, best_a, best_lv
+
+
+@njit(cache=True)
+def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
+    """The defender's Mastery Level, announced in answer to the attacker's ("Defensive
+    Combat"): random among the legal ones, or the greedy best; 0 when he cannot parry."""
+    pmask = parry_levels(fi, s, j, vs_fire)
+    if pmask == 0:
+        return 0
+    if pol == POL_RANDOM:
+        n = 0
+        for lv in range(1, 7):
+            if (pmask >> lv) & 1:
+                n += 1
+        k = pick(rng, n)
+        for lv in range(1, 7):
+            if (pmask >> lv) & 1:
+                if k == 0:
+                    return lv
+                k -= 1
+    _et, _ea, lv = exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire)
+    return lv
+
+
+@njit(cache=True)
+def policy_of(sc, fi, i):
+    return sc[S_POL_A + fi[i, F_SIDE]]
+
+
+@njit(cache=True)
+def attack_roll(
+    fi, sc, tab, s, g, occ, dc, rng, ev, i, j, asl, andice, wounds, vs_fire, kind, level, flags
+):
+    """One strike or shot and its parry ("Offensive Combat", "Defensive Combat", "Firing",
+    "Perfect Success and Critical Failure"), the mechanics of ``rolls.attack_once``:
+    attack Natural Roll; on a success the defender in Defensive Combat rolls his parry;
+    Novice Parry wounds the attacker on his Critical Failure or a Perfect Success parry;
+    Skilled Parry answers with a Basic Strike.  Returns the attack roll's outcome code."""
+    pol_d = policy_of(sc, fi, j) if g[G_ROLL] == 0 else POL_GREEDY
+    plv = 0
+    if (flags & 1) == 0 or vs_fire:  # no parry against a strike from the rear
+        plv = choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol_d)
+    if plv == 6:
+        s[j, S_LEVEL] = 6  # locked in Heroic Parry until his next activation
+    face = roll_kept(g, dc, rng, andice)
+    res = classify(face, asl, pam_of(fi, i))
+    dealt = 0
+    if res == 2:
+        g[G_PERFECT] += 1
+    if res >= 1:
+        dealt = wounds + (1 if res == 2 else 0)
+    log(g, ev, kind, fi[i, F_SIDE], i, j, level, face, asl, res, dealt, flags, 0)
+    if res == -1:
+        if plv == 2:
+            wound(fi, s, g, occ, ev, i, 1, j, 5)
+        return res
+    if res == 0:
+        return res
+    if plv > 0 and (res == 1 or sc[S_PERFECT_PARRY] == 1):
+        psl = parry_sl(fi, s, j, plv)
+        pface = roll_kept(g, dc, rng, 2 if plv == 5 else 1)
+        pres = classify(pface, psl, 1)
+        log(g, ev, E_PARRY, fi[j, F_SIDE], j, i, plv, pface, psl, pres, 0, 0, 0)
+        if pres >= 1:
+            g[G_PARRIES] += 1
+            if plv == 2 and pres == 2:
+                wound(fi, s, g, occ, ev, i, 1, j, 5)
+            elif plv == 3 and fi[j, F_OC] > 0:
+                g[G_COUNTERS] += 1
+                csl = strike_sl(fi, s, j, i, 1, False)
+                cface = d10(g, dc, rng)
+                cres = classify(cface, csl, pam_of(fi, j))
+                cw = 0
+                if cres >= 1:
+                    cw = 1 + (1 if cres == 2 else 0)
+                log(g, ev, E_STRIKE, fi[j, F_SIDE], j, i, 1, cface, csl, cres, cw, 4, 0)
+                wound(fi, s, g, occ, ev, i, cw, j, 0)
+            return res
+    if kind == E_SHOT:
+        wound(fi, s, g, occ, ev, j, dealt, i, 1)
+    else:
+        wound(fi, s, g, occ, ev, j, dealt, i, 0)
+    return res
+
+
+@njit(cache=True)
+def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
+    """ "Brutish Strength/X": the enemy flies X squares straight away from the attacker,
+    without turning; one wound per square he could not fly through (walls, warriors,
+    closed doors, the board's edge); pushed onto rockfall or an open Trapdoor: a wound
+    ("Rockfall", "Jumping over a Trapdoor"; a Titan ignores rockfall)."""
+    d = side_of(fi, s, i, j)
+    if d < 0:
+        return
+    x = s[j, S_X]
+    y = s[j, S_Y]
+    z = fi[j, F_SIZE]
+    flown = 0
+    n = fi[i, F_BRUTISH]
+    extra = 0
+    for _ in range(n):
+        nx = x + DX[d]
+        ny = y + DY[d]
+        ok = True
+        for yy in range(ny, ny + z):
+            for xx in range(nx, nx + z):
+                if not inside(sc, xx, yy) or blocks_sight(mp, cell, xx, yy):
+                    ok = False
+                elif occ[yy, xx] != 0 and occ[yy, xx] != j + 1:
+                    ok = False
+        if not ok:
+            break
+        put(fi, s, occ, j, nx, ny)
+        x = nx
+        y = ny
+        flown += 1
+        for yy in range(ny, ny + z):
+            for xx in range(nx, nx + z):
+                k = mp[yy, xx]
+                if (k == C_ROCKFALL and fi[j, F_TITAN] == 0) or k == C_TRAPDOOR:
+                    extra += 1
+    g[G_KNOCKS] += 1
+    log(g, ev, E_KNOCK, fi[j, F_SIDE], j, i, flown, n - flown, x, y, 0, 0, 0)
+    wound(fi, s, g, occ, ev, j, n - flown + extra, i, 2)
+
+
+@njit(cache=True)
+def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, combined):
+    """Offensive Combat against ``j`` in front contact, Mastery ``level`` 1..6 ("Offensive
+    Combat"): "3 / Skilled Strike" a second strike after a hit, "5 / Master Strike" 2D10,
+    "6 / Heroic Strike" two wounds; then "Combined Attack/X" (one die against the printed
+    NV, not parried, once per Round) and "Brutish Strength/X" (once, after all strikes,
+    even if parried)."""
+    rear = from_rear(fi, s, j, i)
+    wounds = 2 if level == 6 else 1
+    nd = 2 if level == 5 else 1
+    hit_any = False
+    n_strikes = 2 if level == 3 else 1
+    if combined:
+        s[i, S_CA_USED] += 1
+        s[i, S_CA_ROUND] = g[G_ROUND]
+    for k in range(n_strikes):
+        if s[j, S_ALIVE] == 0 or s[i, S_ALIVE] == 0:
+            break
+        before = s[j, S_WOUNDS]
+        asl = strike_sl(fi, s, i, j, level, rear)
+        s[i, S_STRIKES] += 1
+        g[G_STRIKES] += 1
+        res = attack_roll(
+            fi, sc, tab, s, g, occ, dc, rng, ev, i, j, asl, nd, wounds, False, E_STRIKE, level,
+            (1 if rear else 0) | (2 if k == 1 else 0),
+        )  # fmt: skip
+        if res >= 1:
+            hit_any = True
+        hit = s[j, S_WOUNDS] > before if sc[S_SKILLED_HIT] == 1 else res >= 1
+        if not hit:
+            break
+    if combined and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
+        g[G_COMBINED] += 1
+        face = d10(g, dc, rng)
+        res = classify(face, fi[i, F_NV], 1)
+        cw = 0
+        if res >= 1:
+            cw = 1 + (1 if res == 2 else 0)
+        log(g, ev, E_STRIKE, fi[i, F_SIDE], i, j, 0, face, fi[i, F_NV], res, cw, 8, 0)
+        wound(fi, s, g, occ, ev, j, cw, i, 0)
+    if hit_any and fi[i, F_BRUTISH] > 0 and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
+        knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j)
+
+
+@njit(cache=True)
+def can_combine(fi, s, g, i):
+    """ "Combined Attack/X": X per game, once per Round."""
+    return fi[i, F_COMBINED] > s[i, S_CA_USED] and s[i, S_CA_ROUND] != g[G_ROUND]
+
+
+@njit(cache=True)
+def strike_value(fi, s, tab, sc, g, i, j, level, rear):
+    """Greedy worth of a strike: expected wounds dealt (a kill counts the target's
+    remaining NV twice) minus the wounds its parry may return."""
+    wounds = 2 if level == 6 else 1
+    nd = 2 if level == 5 else 1
+    asl = strike_sl(fi, s, i, j, level, rear)
+    pmask = 0 if rear else parry_levels(fi, s, j, False)
+    et, ea, _lv = exp_attack(fi, s, tab, sc, i, j, asl, nd, wounds, pmask, False)
+    if level == 3:
+        et *= 1.0 + 0.6 * min(et, 1.0)
+    if can_combine(fi, s, g, i):
+        pp, ps, _pf, _pc = probs(tab, 1, fi[i, F_NV], 1)
+        et += 2 * pp + ps
+    left = fi[j, F_NV] - s[j, S_WOUNDS]
+    if et > left:
+        et = float(left)
+    kill = et / left
+    return et * (1.0 + fi[j, F_POINTS] / 20.0) + kill * left - 1.5 * ea
+
+
+@njit(cache=True)
+def best_strike_level(fi, s, tab, sc, g, i, j, rear):
+    top = level_now(fi, s, i, F_OC)
+    if top > 6:
+        top = 6
+    bl = 0
+    bv = -1e9
+    for lv in range(1, top + 1):
+        v = strike_value(fi, s, tab, sc, g, i, j, lv, rear)
+        if v > bv + 1e-12:
+            bv = v
+            bl = lv
+    return bl, bv
+
+
+# =========================================================== firing
+@njit(cache=True)
+def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
+    """The rockfall squares on the line if ``i`` may fire at ``j`` at ``level``, else -1.
+
+    "1 / Basic Firing" (and Master, Heroic): target in the field of vision and on a direct
+    line of sight, at least one free square between; "2 / Novice Firing": any direction,
+    even in base contact; "4 / Expert Firing": past one warrior in the way (not a Puny
+    target, not a normal one behind a Titan or a large base), the shooter not in contact
+    with an enemy; a friend in the way blocks every other level ("Firing" FAQ)."""
+    if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+        return -1
+    contact = touching(fi, s, i, j)
+    if level == 2:
+        v = sight(fi, mp, cell, occ, s, sc, i, j, 0, 1)
+        if v < 0 or v >= 100:
+            return -1
+        return v
+    if contact:
+        return -1
+    if chebyshev(fi, s, i, j) < 1:
+        return -1
+    v = sight(fi, mp, cell, occ, s, sc, i, j, 1, 1)
+    if v < 0:
+        return -1
+    if level == 4:
+        if in_enemy_contact(fi, s, i):
+            return -1
+        if v >= 200:
+            return -1
+        return v % 100
+    if v >= 100:
+        return -1
+    return v
+
+
+@njit(cache=True)
+def fire_value(fi, s, tab, sc, i, j, level, rock, shots):
+    fsl = fire_sl(fi, s, i, j, rock)
+    nd = 2 if level == 5 else 1
+    pmask = parry_levels(fi, s, j, True)
+    et, _ea, _lv = exp_attack(fi, s, tab, sc, i, j, fsl, nd, 1, pmask, True)
+    et *= shots
+    left = fi[j, F_NV] - s[j, S_WOUNDS]
+    if et > left:
+        et = float(left)
+    return et * (1.0 + fi[j, F_POINTS] / 20.0) + (et / left) * left
+
+
+@njit(cache=True)
+def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
+    """One shot of ``i`` at ``j`` ("Firing"); "Armour-Piercing Shot/X" goes on to a second
+    warrior up to X squares behind the first, once per Round (not through a Titan, nor a
+    first target in Defensive Combat unless his back is to the shooter)."""
+    rock = fire_ok(fi, mp, cell, occ, s, sc, i, j, level)
+    if rock < 0:
+        return
+    fsl = fire_sl(fi, s, i, j, rock)
+    s[i, S_SHOTS] += 1
+    g[G_SHOTS] += 1
+    dc_first = s[j, S_MODE] == M_DC
+    attack_roll(
+        fi, sc, tab, s, g, occ, dc, rng, ev, i, j, fsl, 2 if level == 5 else 1, 1, True, E_SHOT,
+        level, flags,
+    )  # fmt: skip
+    if fi[i, F_APS] > 0 and s[i, S_APS_ROUND] != g[G_ROUND] and fi[j, F_TITAN] == 0 and flags == 0:
+        back = s[j, S_ALIVE] == 1 and not in_fov(fi, s, j, s[i, S_X], s[i, S_Y])
+        if not dc_first or back:
+            best = -1
+            for k in range(fi.shape[0]):
+                if k == j or s[k, S_ALIVE] == 0 or fi[k, F_SIDE] == fi[i, F_SIDE]:
+                    continue
+                if chebyshev(fi, s, j, k) > fi[i, F_APS]:
+                    continue
+                if chebyshev(fi, s, i, k) <= chebyshev(fi, s, i, j):
+                    continue
+                v = sight(fi, mp, cell, occ, s, sc, i, k, 1, 1)
+                if v >= 100 and v < 200:  # the first victim is the one in the way
+                    best = k
+                    break
+            if best >= 0:
+                s[i, S_APS_ROUND] = g[G_ROUND]
+                rock2 = sight(fi, mp, cell, occ, s, sc, i, best, 1, 0)
+                fsl2 = fire_sl(fi, s, i, best, rock2 if rock2 > 0 else 0)
+                s[i, S_SHOTS] += 1
+                g[G_SHOTS] += 1
+                attack_roll(
+                    fi, sc, tab, s, g, occ, dc, rng, ev, i, best, fsl2, 1, 1, True, E_SHOT,
+                    level, 2,
+                )  # fmt: skip
+
+
+@njit(cache=True)
+def best_fire(fi, mp, cell, occ, s, sc, tab, i):
+    """The best (level, target, value) for ``i`` firing from where he stands now (the
+    conditions of :func:`fire_ok`, from one or two sightlines per enemy)."""
+    top = level_now(fi, s, i, F_F)
+    if top > 6:
+        top = 6
+    bl = 0
+    bj = -1
+    bv = 0.0
+    if top == 0:
+        return bl, bj, bv
+    engaged = in_enemy_contact(fi, s, i)
+    reach_ = SIGHT + fi[i, F_LYNX]
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+            continue
+        if chebyshev(fi, s, i, j) > reach_:
+            continue
+        contact = touching(fi, s, i, j)
+        v1 = -1 if contact else sight(fi, mp, cell, occ, s, sc, i, j, 1, 1)
+        for lv in (6, 5, 4, 2, 1):
+            if lv > top:
+                continue
+            rock = -1
+            if lv == 2:
+                if v1 >= 0 and v1 < 100:
+                    rock = v1
+                else:
+                    v0 = sight(fi, mp, cell, occ, s, sc, i, j, 0, 1)
+                    if v0 >= 0 and v0 < 100:
+                        rock = v0
+            elif lv == 4:
+                if not engaged and v1 >= 0 and v1 < 200:
+                    rock = v1 % 100
+            elif v1 >= 0 and v1 < 100:
+                rock = v1
+            if rock < 0:
+                continue
+            v = fire_value(fi, s, tab, sc, i, j, lv, rock, 2 if lv == 6 else 1)
+            if v > bv + 1e-12:
+                bv = v
+                bl = lv
+                bj = j
+    return bl, bj, bv
+
+
+# =========================================================== movement
+@njit(cache=True)
+def mark_contacts(fi, s, sc, wk, i):
+    """W_TOUCH: squares edge-adjacent to an enemy base; W_EC: anchors where i's base would
+    be in base contact with an enemy."""
+    w = sc[S_W]
+    h = sc[S_H]
+    for c in range(w * h):
+        wk[W_TOUCH, c] = 0
+        wk[W_EC, c] = 0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+            continue
+        z = fi[j, F_SIZE]
+        for k in range(z):
+            for x, y in (
+                (s[j, S_X] + k, s[j, S_Y] - 1),
+                (s[j, S_X] + k, s[j, S_Y] + z),
+                (s[j, S_X] - 1, s[j, S_Y] + k),
+                (s[j, S_X] + z, s[j, S_Y] + k),
+            ):
+                if 0 <= x < w and 0 <= y < h:
+                    wk[W_TOUCH, y * w + x] = 1
+    z = fi[i, F_SIZE]
+    for y in range(h - z + 1):
+        for x in range(w - z + 1):
+            t = 0
+            for yy in range(y, y + z):
+                for xx in range(x, x + z):
+                    t |= wk[W_TOUCH, yy * w + xx]
+            wk[W_EC, y * w + x] = t
+
+
+@njit(cache=True)
+def square_class(fi, s, occ, i, x, y, novice):
+    """What stands on (x, y) for ``i``'s movement: 0 free or itself, 1 a friend he may
+    cross ("Moving over friendly figurines": not in contact with an enemy), 2 blocked,
+    3 an enemy he shoves aside ("2 / Novice Move": not one in Defensive Combat, not a
+    Titan on a large base unless he is one)."""
+    o = occ[y, x] - 1
+    if o < 0 or o == i:
+        return 0
+    if fi[o, F_SIDE] == fi[i, F_SIDE]:
+        return 2 if in_enemy_contact(fi, s, o) else 1
+    if novice == 1 and s[o, S_MODE] != M_DC:
+        if fi[o, F_TITAN] == 1 and fi[o, F_SIZE] == 2 and fi[i, F_TITAN] == 0:
+            return 2
+        return 3
+    return 2
+
+
+@njit(cache=True)
+def step_cost(fi, mp, cell, sc, s, occ, i, x, y, nx, ny, forward, moving_mode, novice):
+    """Extra cost and feasibility of moving i's base from anchor (x, y) to (nx, ny):
+    -1 impossible, else (terrain cost, crosses a friend): rockfall +1 ("Rockfall": not
+    for Velocity or Titans), a closed door +1 to open, only facing it and never by a
+    Puny warrior ("Opening and closing doors": free in Moving Mode, a Titan smashes it),
+    an open Trapdoor +1 to jump ("Jumping over a Trapdoor"; Velocity crosses freely)."""
+    z = fi[i, F_SIZE]
+    extra = 0
+    friend = 0
+    door = 0
+    rock = 0
+    trap = 0
+    for yy in range(ny, ny + z):
+        for xx in range(nx, nx + z):
+            if not inside(sc, xx, yy):
+                return -1, 0
+            if blocks_move(mp, cell, xx, yy):
+                return -1, 0
+            k = mp[yy, xx]
+            if k == C_DOOR and cell[yy, xx] == 0:
+                door = 1
+            if k == C_ROCKFALL:
+                rock = 1
+            if k == C_TRAPDOOR:
+                trap = 1
+            c = square_class(fi, s, occ, i, xx, yy, novice)
+            if c == 2:
+                return -1, 0
+            if c == 1:
+                friend = 1
+    if door == 1:
+        if fi[i, F_PUNY] == 1 or forward == 0:
+            return -1, 0
+        if moving_mode == 0 and fi[i, F_TITAN] == 0:
+            extra += 1
+    if rock == 1 and fi[i, F_VELOCITY] == 0 and fi[i, F_TITAN] == 0:
+        extra += 1
+    if trap == 1 and fi[i, F_VELOCITY] == 0:
+        extra += 1
+    return extra, friend
+
+
+@njit(cache=True)
+def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
+    """W_ENTER per anchor: -1 if i's base cannot stand there on the way, else the extra
+    terrain cost (rockfall, open Trapdoor: :func:`step_cost`) + 4 if it holds a closed
+    door + 8 if it crosses a friend (one pass per movement search)."""
+    w = sc[S_W]
+    h = sc[S_H]
+    z = fi[i, F_SIZE]
+    for y in range(h):
+        for x in range(w):
+            a = y * w + x
+            if x + z > w or y + z > h:
+                wk[W_ENTER, a] = -1
+                continue
+            extra, friend = step_cost(fi, mp, cell, sc, s, occ, i, x, y, x, y, 1, 1, novice)
+            if extra < 0:
+                wk[W_ENTER, a] = -1
+                continue
+            door = 0
+            for yy in range(y, y + z):
+                for xx in range(x, x + z):
+                    if mp[yy, xx] == C_DOOR and cell[yy, xx] == 0:
+                        door = 1
+            wk[W_ENTER, a] = extra + 4 * door + 8 * friend
+
+
+@njit(cache=True)
+def end_ok(fi, mp, s, occ, i, x, y):
+    """A warrior cannot end his movement on another warrior, on rockfall (unless a Titan)
+    or, by choice, on an open Trapdoor ("Forbidden Movements", "Rockfall")."""
+    z = fi[i, F_SIZE]
+    for yy in range(y, y + z):
+        for xx in range(x, x + z):
+            o = occ[yy, xx] - 1
+            if o >= 0 and o != i:
+                return False
+            k = mp[yy, xx]
+            if k == C_ROCKFALL and fi[i, F_TITAN] == 0:
+                return False
+            if k == C_TRAPDOOR:
+                return False
+    return True
+
+
+@njit(cache=True)
+def sidx(w, x, y, f, fl):
+    return ((y * w + x) * 4 + f) * NFLAG + fl
+
+
+@njit(cache=True)
+def push(wk, nb, st, cost, par):
+    if cost < wk[W_DIST, st]:
+        wk[W_DIST, st] = cost
+        wk[W_PAR, st] = par
+        b = W_BUCKET + cost
+        wk[b, nb[cost]] = st
+        nb[cost] += 1
+
+
+@njit(cache=True)
+def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
+    """Cheapest Movement to every (square, facing) within ``budget`` ("Movement of Your
+    Warriors", "Special Movements"): a square forward costs 1, diagonally forward 1 (2
+    past a corner, a door or a base, not for a Puny warrior; never for a Titan), a
+    side-step or a retreat 2 (and 3 diagonally back); the first 90-degree turn is free,
+    every later one costs 1 (a Titan turns freely once per square), an about-face 1.  A
+    warrior crosses friends not in contact with an enemy, but not to enter contact, nor
+    once in contact ("Moving over friendly figurines" and its Comment)."""
+    w = sc[S_W]
+    h = sc[S_H]
+    ns = w * h * 4 * NFLAG
+    for k in range(ns):
+        wk[W_DIST, k] = BIG
+    for c in range(MAXB):
+        nb[c] = 0
+    mark_contacts(fi, s, sc, wk, i)
+    mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
+    z = fi[i, F_SIZE]
+    titan = fi[i, F_TITAN]
+    puny = fi[i, F_PUNY]
+    st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], 0)
+    push(wk, nb, st0, 0, -1)
+    for cost in range(budget + 1):
+        q = 0
+        while q < nb[cost]:
+            st = wk[W_BUCKET + cost, q]
+            q += 1
+            if wk[W_DIST, st] != cost:
+                continue
+            fl = st % NFLAG
+            f = (st // NFLAG) % 4
+            a = st // (NFLAG * 4)
+            x = a % w
+            y = a // w
+            # turns
+            tc = 1 if (fl & 1) else 0
+            for nf in ((f + 1) % 4, (f + 3) % 4):
+                c2 = cost + tc
+                if c2 <= budget:
+                    push(wk, nb, sidx(w, x, y, nf, fl | 1), c2, st)
+            if cost + 1 <= budget:
+                push(wk, nb, sidx(w, x, y, (f + 2) % 4, fl | 1), cost + 1, st)
+            in_contact = wk[W_EC, a] == 1
+            # eight steps: forward, two forward diagonals, two sides, back, two back diagonals
+            for m in range(8):
+                if m == 0:
+                    ddx = DX[f]
+                    ddy = DY[f]
+                    base = 1
+                elif m <= 2:
+                    sd = (f + 1) % 4 if m == 1 else (f + 3) % 4
+                    ddx = DX[f] + DX[sd]
+                    ddy = DY[f] + DY[sd]
+                    base = 1
+                elif m <= 4:
+                    sd = (f + 1) % 4 if m == 3 else (f + 3) % 4
+                    ddx = DX[sd]
+                    ddy = DY[sd]
+                    base = 2
+                elif m == 5:
+                    ddx = -DX[f]
+                    ddy = -DY[f]
+                    base = 2
+                else:
+                    sd = (f + 1) % 4 if m == 6 else (f + 3) % 4
+                    ddx = -DX[f] + DX[sd]
+                    ddy = -DY[f] + DY[sd]
+                    base = 2
+                diag = ddx != 0 and ddy != 0
+                if diag and titan == 1:
+                    continue
+                nx = x + ddx
+                ny = y + ddy
+                if nx < 0 or ny < 0 or nx + z > w or ny + z > h:
+                    continue
+                na = ny * w + nx
+                e = wk[W_ENTER, na]
+                if e < 0:
+                    continue
+                extra = e & 3
+                friend = (e >> 3) & 1
+                if (e >> 2) & 1:
+                    if puny == 1 or m != 0:
+                        continue
+                    if moving_mode == 0 and titan == 0:
+                        extra += 1
+                if diag:
+                    e1 = wk[W_ENTER, y * w + nx]
+                    e2 = wk[W_ENTER, ny * w + x]
+                    b1_ = e1 < 0 or ((e1 >> 2) & 1) == 1
+                    b2_ = e2 < 0 or ((e2 >> 2) & 1) == 1
+                    if b1_ and b2_:
+                        continue  # no squeezing between two obstacles
+                    if (b1_ or b2_) and puny == 0:
+                        extra += 1
+                nfl = fl
+                if titan == 1:
+                    nfl = fl & 2  # a Titan's free turn comes back on each square
+                if friend == 1:
+                    if in_contact:
+                        continue
+                    nfl |= 2
+                if (nfl & 2) and wk[W_EC, na] == 1:
+                    continue  # never across a friend into contact
+                c2 = cost + base + extra
+                if c2 <= budget:
+                    push(wk, nb, sidx(w, nx, ny, f, nfl), c2, st)
+
+
+@njit(cache=True)
+def cost_to(wk, w, x, y, f):
+    """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
+    best = BIG
+    bst = -1
+    for fl in range(NFLAG):
+        st = sidx(w, x, y, f, fl)
+        if wk[W_DIST, st] < best:
+            best = wk[W_DIST, st]
+            bst = st
+    return best, bst
+
+
+@njit(cache=True)
+def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mode):
+    """Walk ``i`` along the path :func:`reach` found to state ``dest``: doors on the way
+    open ("Opening and closing doors"), each open Trapdoor is jumped with a Natural Roll
+    or costs a wound ("Jumping over a Trapdoor"); a wound ends the walk there."""
+    w = sc[S_W]
+    n = 0
+    st = dest
+    path = np.empty(256, dtype=np.int64)
+    while st >= 0 and n < 256:
+        path[n] = st
+        n += 1
+        st = wk[W_PAR, st]
+    x0 = s[i, S_X]
+    y0 = s[i, S_Y]
+    z = fi[i, F_SIZE]
+    lx = x0
+    ly = y0
+    for k in range(n - 1, -1, -1):
+        st = path[k]
+        f = (st // NFLAG) % 4
+        a = st // (NFLAG * 4)
+        x = a % w
+        y = a // w
+        s[i, S_FACE] = f
+        if x == lx and y == ly:
+            continue
+        trap = False
+        for yy in range(y, y + z):
+            for xx in range(x, x + z):
+                if mp[yy, xx] == C_DOOR and cell[yy, xx] == 0:
+                    cell[yy, xx] = 1
+                    log(g, ev, E_DOOR, fi[i, F_SIDE], i, xx, yy, 0, 0, 0, 0, 0, 0)
+                if mp[yy, xx] == C_TRAPDOOR:
+                    trap = True
+        if trap and fi[i, F_VELOCITY] == 0:
+            sl = base_sl(fi, s, i)
+            face = d10(g, dc, rng)
+            res = classify(face, sl, 1)
+            log(g, ev, E_TRAP, fi[i, F_SIDE], i, face, sl, res, 0, 0, 0, 0, 0)
+            if res <= 0:
+                wound(fi, s, g, occ, ev, i, 1, -1, 4)
+                break  # he falls in and climbs back out where he came from
+        lx = x
+        ly = y
+    if s[i, S_ALIVE] == 1 and end_ok(fi, mp, s, occ, i, lx, ly):
+        put(fi, s, occ, i, lx, ly)
+    log(g, ev, E_MOVE, fi[i, F_SIDE], i, x0, y0, s[i, S_X], s[i, S_Y], s[i, S_FACE], 0, 0, 0)
+
+
+@njit(cache=True)
+def field(fi, mp, cell, sc, s, wk, i, goal):
+    """W_FIELD: walking distance (squares, around walls) from every square to the goal:
+    ``goal`` 0 squares next to an enemy, 1 the Objective counters left."""
+    w = sc[S_W]
+    h = sc[S_H]
+    q = wk[W_BUCKET]
+    n = 0
+    for c in range(w * h):
+        wk[W_FIELD, c] = BIG
+    for y in range(h):
+        for x in range(w):
+            src = False
+            if goal == 0:
+                src = wk[W_TOUCH, y * w + x] == 1
+            else:
+                src = cell[y, x] == 2
+            if src and not blocks_move(mp, cell, x, y):
+                wk[W_FIELD, y * w + x] = 0
+                q[n] = y * w + x
+                n += 1
+    k = 0
+    while k < n:
+        c = q[k]
+        k += 1
+        x = c % w
+        y = c // w
+        for d in range(4):
+            nx = x + DX[d]
+            ny = y + DY[d]
+            if 0 <= nx < w and 0 <= ny < h and not blocks_move(mp, cell, nx, ny):
+                nc = ny * w + nx
+                if wk[W_FIELD, nc] == BIG:
+                    wk[W_FIELD, nc] = wk[W_FIELD, c] + 1
+                    q[n] = nc
+                    n += 1
+
+
+@njit(cache=True)
+def field_at(fi, sc, wk, i, x, y):
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    best = BIG
+    for yy in range(y, y + z):
+        for xx in range(x, x + z):
+            v = wk[W_FIELD, yy * w + xx]
+            if v < best:
+                best = v
+    return best
+
+
+# =========================================================== objectives
+@njit(cache=True)
+def counter_under(fi, sc, cell, s, i):
+    """A square of i's base holding an Objective counter (-1 none)."""
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    for yy in range(s[i, S_Y], s[i, S_Y] + z):
+        for xx in range(s[i, S_X], s[i, S_X] + z):
+            if cell[yy, xx] == 2:
+                return yy * w + xx
+    return -1
+
+
+@njit(cache=True)
+def carry_out(fi, sc, cell, s, g, ev, i):
+    """ "Scenario Objectives": a warrior of Rank 1+ ending his turn on an Objective
+    counter carries it out; the counter is removed."""
+    if sc[S_OBJ_NEED] == 0 or fi[i, F_RANK] < 1 or s[i, S_ALIVE] == 0:
+        return
+    c = counter_under(fi, sc, cell, s, i)
+    if c < 0:
+        return
+    w = sc[S_W]
+    cell[c // w, c % w] = 0
+    side = fi[i, F_SIDE]
+    g[G_OBJ_A + side] += 1
+    s[i, S_SCORE] += 1
+    log(g, ev, E_OBJECTIVE, side, i, c % w, c // w, g[G_OBJ_A + side], 0, 0, 0, 0, 0)
+
+
+# =========================================================== decisions
+@njit(cache=True)
+def add_plan(plans, npl, kind, level, dest, target, value):
+    if npl >= MAXPLANS:
+        # replace the worst when full
+        worst = 0
+        for k in range(1, MAXPLANS):
+            if plans[k, P_SCORE_X1000] < plans[worst, P_SCORE_X1000]:
+                worst = k
+        if plans[worst, P_SCORE_X1000] >= int(value * 1000):
+            return npl
+        npl = worst
+        plans[npl, P_KIND] = kind
+        plans[npl, P_LEVEL] = level
+        plans[npl, P_DEST] = dest
+        plans[npl, P_TARGET] = target
+        plans[npl, P_SCORE_X1000] = int(value * 1000)
+        return MAXPLANS
+    plans[npl, P_KIND] = kind
+    plans[npl, P_LEVEL] = level
+    plans[npl, P_DEST] = dest
+    plans[npl, P_TARGET] = target
+    plans[npl, P_SCORE_X1000] = int(value * 1000)
+    return npl + 1
+
+
+@njit(cache=True)
+def danger(fi, s, sc, i, x, y):
+    """A crude threat of standing at (x, y): the enemies that could reach contact."""
+    t = 0.0
+    z = fi[i, F_SIZE]
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE] or s[j, S_DONE] == 1:
+            continue
+        dx = max(0, max(s[j, S_X] - (x + z - 1), x - (s[j, S_X] + fi[j, F_SIZE] - 1)))
+        dy = max(0, max(s[j, S_Y] - (y + z - 1), y - (s[j, S_Y] + fi[j, F_SIZE] - 1)))
+        if max(dx, dy) <= movement_now(fi, s, j) + 1 and fi[j, F_OC] > 0:
+            t += 1.0
+    return t
+
+
+@njit(cache=True)
+def toward_enemy(fi, s, i, x, y):
+    """The facing from anchor (x, y) toward the nearest living enemy."""
+    z = fi[i, F_SIZE]
+    best = BIG
+    bf = s[i, S_FACE]
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+            continue
+        vx = 2 * s[j, S_X] + fi[j, F_SIZE] - 2 * x - z
+        vy = 2 * s[j, S_Y] + fi[j, F_SIZE] - 2 * y - z
+        d = max(abs(vx), abs(vy))
+        if d < best:
+            best = d
+            if abs(vx) >= abs(vy):
+                bf = 1 if vx > 0 else 3
+            else:
+                bf = 2 if vy > 0 else 0
+    return bf
+
+
+@njit(cache=True)
+def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
+    """Every activation the greedy policy considers for ``i``, each with its worth."""
+    w = sc[S_W]
+    h = sc[S_H]
+    z = fi[i, F_SIZE]
+    npl = 0
+    mv = movement_now(fi, s, i)
+    if s[i, S_STOPPED] > 0:
+        mv = 0
+    mvl = level_now(fi, s, i, F_MV)
+    budget = mv + (2 if mvl >= 1 else 0)
+    if s[i, S_STOPPED] > 0:
+        budget = 0
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, 0, 0)
+    goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
+    field(fi, mp, cell, sc, s, wk, i, goal)
+    here = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
+    x0 = s[i, S_X]
+    y0 = s[i, S_Y]
+    f0 = s[i, S_FACE]
+    # melee: a base in front contact with an enemy
+    if fi[i, F_OC] > 0:
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+                continue
+            zj = fi[j, F_SIZE]
+            for f in range(4):
+                # anchors whose front edge touches j
+                for k in range(-(z - 1), zj):
+                    if f == 0:
+                        ax = s[j, S_X] + k
+                        ay = s[j, S_Y] + zj
+                    elif f == 2:
+                        ax = s[j, S_X] + k
+                        ay = s[j, S_Y] - z
+                    elif f == 1:
+                        ax = s[j, S_X] - z
+                        ay = s[j, S_Y] + k
+                    else:
+                        ax = s[j, S_X] + zj
+                        ay = s[j, S_Y] + k
+                    if ax < 0 or ay < 0 or ax + z > w or ay + z > h:
+                        continue
+                    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], zj) != f:
+                        continue
+                    c, st = cost_to(wk, w, ax, ay, f)
+                    if ax == x0 and ay == y0:
+                        c = 0  # turns to face a foe already in contact ("Offensive Combat")
+                        st = sidx(w, ax, ay, f, 0)
+                    if c > mv or not end_ok(fi, mp, s, occ, i, ax, ay):
+                        continue
+                    # position the warrior to evaluate, then restore
+                    s[i, S_X] = ax
+                    s[i, S_Y] = ay
+                    s[i, S_FACE] = f
+                    rear = from_rear(fi, s, j, i)
+                    lv, v = best_strike_level(fi, s, tab, sc, g, i, j, rear)
+                    v -= 0.15 * danger(fi, s, sc, i, ax, ay)
+                    s[i, S_X] = x0
+                    s[i, S_Y] = y0
+                    s[i, S_FACE] = f0
+                    if lv > 0:
+                        npl = add_plan(plans, npl, K_STRIKE, lv, st, j, v + 0.01)
+    # sacrifice: Basic Move into contact, then explode ("Sacrifice/X")
+    if fi[i, F_SACRIFICE] > 0 and mvl >= 1:
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+                continue
+            left = fi[j, F_NV] - s[j, S_WOUNDS]
+            xw = fi[i, F_SACRIFICE] if fi[i, F_SACRIFICE] < left else left
+            v = xw * (1.0 + fi[j, F_POINTS] / 20.0) + (left if xw >= left else 0)
+            v -= (fi[i, F_NV] - s[i, S_WOUNDS]) * (1.0 + fi[i, F_POINTS] / 20.0) * 1.2
+            if v <= 0:
+                continue
+            best = BIG
+            bst = -1
+            for y in range(h - z + 1):
+                for x in range(w - z + 1):
+                    if not touching_at(x, y, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE]):
+                        continue
+                    for f in range(4):
+                        c, st = cost_to(wk, w, x, y, f)
+                        if c < best and end_ok(fi, mp, s, occ, i, x, y):
+                            best = c
+                            bst = st
+            if bst >= 0 and best <= budget:
+                npl = add_plan(plans, npl, K_SACRIFICE, 1, bst, j, v)
+    # firing, defending and moving: every reachable anchor, facing the nearest enemy
+    can_fire = fi[i, F_F] > 0
+    for y in range(h - z + 1):
+        for x in range(w - z + 1):
+            if not end_ok(fi, mp, s, occ, i, x, y):
+                continue
+            ft = toward_enemy(fi, s, i, x, y)
+            c, st = cost_to(wk, w, x, y, ft)
+            fbest = ft
+            if c > budget:
+                fbest = -1
+                for f in range(4):
+                    cf, stf = cost_to(wk, w, x, y, f)
+                    if cf <= budget and cf < c:
+                        c = cf
+                        st = stf
+                        fbest = f
+            if fbest < 0:
+                continue
+            dist = field_at(fi, sc, wk, i, x, y)
+            prog = 0.0
+            if dist < BIG and here < BIG:
+                prog = 0.12 * (here - dist)
+            if goal == 1 and dist == 0:
+                npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, 50.0 - 0.1 * c)
+            dg = danger(fi, s, sc, i, x, y)
+            if c <= mv:
+                if can_fire:
+                    s[i, S_X] = x
+                    s[i, S_Y] = y
+                    s[i, S_FACE] = fbest
+                    lv, j, v = best_fire(fi, mp, cell, occ, s, sc, tab, i)
+                    s[i, S_X] = x0
+                    s[i, S_Y] = y0
+                    s[i, S_FACE] = f0
+                    if lv > 0:
+                        npl = add_plan(plans, npl, K_FIRE, lv, st, j, v + prog - 0.1 * dg)
+                if fi[i, F_DC] > 0:
+                    npl = add_plan(plans, npl, K_DEFEND, 0, st, -1, prog + 0.05 * dg)
+            else:
+                npl = add_plan(plans, npl, K_MOVE, 1, st, -1, prog - 0.1 * dg)
+    if npl == 0:
+        npl = add_plan(plans, npl, K_NOTHING, 0, sidx(w, x0, y0, f0, 0), -1, 0.0)
+    return npl
+
+
+@njit(cache=True)
+def best_plan(plans, npl):
+    b = 0
+    for k in range(1, npl):
+        if plans[k, P_SCORE_X1000] > plans[b, P_SCORE_X1000]:
+            b = k
+    return b
+
+
+@njit(cache=True)
+def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
+    """The random policy: a uniformly chosen legal activation among the considered ones."""
+    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+    k = pick(rng, npl)
+    if plans[k, P_KIND] == K_STRIKE:
+        top = level_now(fi, s, i, F_OC)
+        plans[k, P_LEVEL] = 1 + pick(rng, top if top < 6 else 6)
+    return k
+
+
+@njit(cache=True)
+def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
+    """Carry out plan ``k`` of warrior ``i`` ("Choosing an Action Mode": Moving Mode is
+    declared with its level before the first step, the other Modes' level after it)."""
+    kind = plans[k, P_KIND]
+    lv = plans[k, P_LEVEL]
+    dest = plans[k, P_DEST]
+    j = plans[k, P_TARGET]
+    side = fi[i, F_SIDE]
+    w = sc[S_W]
+    moving = kind == K_MOVE or kind == K_SACRIFICE or (kind == K_OBJECTIVE and lv == 1)
+    mode = M_MOVE if moving else M_NONE
+    if kind == K_STRIKE:
+        mode = M_OC
+    elif kind == K_FIRE:
+        mode = M_FIRE
+    elif kind == K_DEFEND:
+        mode = M_DC
+    s[i, S_MODE] = mode
+    s[i, S_LEVEL] = 1 if moving else 0
+    log(g, ev, E_ACTIVATE, side, i, mode, s[i, S_LEVEL], 0, 0, 0, 0, 0, 0)
+    a = dest // (NFLAG * 4)
+    x = a % w
+    y = a // w
+    f = (dest // NFLAG) % 4
+    if kind == K_STRIKE and x == s[i, S_X] and y == s[i, S_Y]:
+        s[i, S_FACE] = f  # turns to face a foe already in contact ("Offensive Combat")
+    elif x != s[i, S_X] or y != s[i, S_Y] or f != s[i, S_FACE]:
+        follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, 1 if moving else 0)
+    if s[i, S_ALIVE] == 0:
+        return
+    if kind == K_STRIKE:
+        if j >= 0 and s[j, S_ALIVE] == 1 and side_of(fi, s, i, j) == s[i, S_FACE]:
+            comb = can_combine(fi, s, g, i)
+            strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, lv, comb)
+    elif kind == K_FIRE:
+        shots = 2 if lv == 6 else 1
+        for sh in range(shots):
+            _bl, bj, _bv = best_fire(fi, mp, cell, occ, s, sc, tab, i)
+            keep = sh == 0 and j >= 0 and fire_ok(fi, mp, cell, occ, s, sc, i, j, lv) >= 0
+            tj = j if keep else bj
+            if tj < 0 or fire_ok(fi, mp, cell, occ, s, sc, i, tj, lv) < 0:
+                break
+            shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, tj, lv, 1 if sh == 1 else 0)
+    elif kind == K_DEFEND:
+        log(g, ev, E_DEFEND, side, i, 0, 0, 0, 0, 0, 0, 0, 0)
+    elif kind == K_SACRIFICE:
+        sacrifice(fi, s, g, occ, ev, i, j)
+    carry_out(fi, sc, cell, s, g, ev, i)
+
+
+@njit(cache=True)
+def sacrifice(fi, s, g, occ, ev, i, j):
+    """ "Sacrifice/X": in Moving Mode (Basic Move) and in base contact with the enemy
+    ``j``, the creature explodes: it is removed and ``j`` takes X wounds (no parry); no
+    Action Card, no First Blood."""
+    if j < 0 or s[j, S_ALIVE] == 0 or not touching(fi, s, i, j):
+        return
+    g[G_SACRIFICES] += 1
+    log(g, ev, E_SACRIFICE, fi[i, F_SIDE], i, j, fi[i, F_SACRIFICE], 0, 0, 0, 0, 0, 0)
+    left = fi[i, F_NV] - s[i, S_WOUNDS]
+    wound(fi, s, g, occ, ev, i, left, -1, 3)
+    wound(fi, s, g, occ, ev, j, fi[i, F_SACRIFICE], i, 3)
+
+
+# =========================================================== rounds
+@njit(cache=True)
+def side_order(fi, mp, cell, sc, s, seq, rng, side, pol):
+    """ "Activation": the side's secret Activation Sequence for this Round, from the public
+    state only: random, or (greedy, strong) warriors nearest the enemy first."""
+    n = 0
+    keys = np.empty(fi.shape[0], dtype=np.float64)
+    for i in range(fi.shape[0]):
+        seq[side, i] = -1
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
+            seq[side, n] = i
+            if pol == POL_RANDOM:
+                keys[n] = float(next_u64(rng) >> np.uint64(11))
+            else:
+                near = 1e9
+                for j in range(fi.shape[0]):
+                    if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side:
+                        d = float(chebyshev(fi, s, i, j))
+                        if d < near:
+                            near = d
+                keys[n] = near - 0.01 * fi[i, F_NV] + 0.0001 * i
+            n += 1
+    # insertion sort by key
+    for a in range(1, n):
+        k = keys[a]
+        v = seq[side, a]
+        b = a - 1
+        while b >= 0 and keys[b] > k:
+            keys[b + 1] = keys[b]
+            seq[side, b + 1] = seq[side, b]
+            b -= 1
+        keys[b + 1] = k
+        seq[side, b + 1] = v
+    return n
+
+
+@njit(cache=True)
+def activation_roll(g, dc, rng):
+    """ "Activation": each player rolls a D10, the lower result wins; equal: roll again."""
+    while True:
+        a = d10(g, dc, rng)
+        b = d10(g, dc, rng)
+        if a != b:
+            return (0 if a < b else 1), a, b
+
+
+@njit(cache=True)
+def next_in_sequence(s, seq, side, pos):
+    """The next living, not yet activated warrior of ``side``'s sequence from ``pos``: a
+    warrior destroyed before acting is replaced by the next ("Activation" FAQ)."""
+    p = pos
+    while p < seq.shape[1] and seq[side, p] >= 0:
+        i = seq[side, p]
+        if s[i, S_ALIVE] == 1 and s[i, S_DONE] == 0:
+            return i, p
+        p += 1
+    return -1, p
+
+
+@njit(cache=True)
+def alive_count(fi, s, side):
+    n = 0
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def nv_left(fi, s, side):
+    t = 0
+    for i in range(fi.shape[0]):
+        if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
+            t += fi[i, F_NV] - s[i, S_WOUNDS]
+    return t
+
+
+@njit(cache=True)
+def check_end(fi, sc, s, g):
+    """ "End of Game": the side that carried out all its objectives wins (elimination of
+    the enemy is every mission's objective here); both eliminated: a draw."""
+    if g[G_END] >= 0:
+        return
+    a = alive_count(fi, s, 0)
+    b = alive_count(fi, s, 1)
+    need = sc[S_OBJ_NEED]
+    if need > 0:
+        oa = g[G_OBJ_A] >= need
+        ob = g[G_OBJ_A + 1] >= need
+        if oa or ob:
+            g[G_END] = END_OBJECTIVES
+            g[G_WINNER] = 0 if (oa and ob) else (1 if oa else 2)
+            return
+    if a == 0 or b == 0:
+        g[G_END] = END_ELIMINATION
+        g[G_WINNER] = 0 if a == b else (1 if a > 0 else 2)
+
+
+@njit(cache=True)
+def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
+    """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
+    activation), the policy chooses, the plan is carried out."""
+    s[i, S_DONE] = 1
+    g[G_ACT] += 1
+    s[i, S_MODE] = M_NONE
+    s[i, S_LEVEL] = 0
+    if pol == POL_RANDOM:
+        k = random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i)
+    else:
+        npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+        k = best_plan(plans, npl)
+    execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i)
+    check_end(fi, sc, s, g)
+
+
+@njit(cache=True)
+def nv_margin(fi, s, side):
+    """Rollout score: points-weighted NV left, own minus enemy's."""
+    t = 0.0
+    for i in range(fi.shape[0]):
+        if s[i, S_ALIVE] == 1:
+            v = (fi[i, F_NV] - s[i, S_WOUNDS]) * (1.0 + fi[i, F_POINTS] / 20.0) + 2.0
+            t += v if fi[i, F_SIDE] == side else -v
+    return t
+
+
+@njit(cache=True)
+def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans):
+    """ "Game Round": Activation Roll, the two secret sequences, alternating activations."""
+    g[G_ROUND] += 1
+    for i in range(fi.shape[0]):
+        s[i, S_DONE] = 0
+    win, ra, rb = activation_roll(g, dc, rng)
+    first = win if sc[S_WINNER_CHOOSES] == 1 else 1 - win
+    if g[G_ROUND] == 1:
+        if sc[S_FORCED] >= 0:
+            first = sc[S_FORCED]
+        elif sc[S_FIRST] == 1:
+            first = g[G_FIRST1]
+        elif sc[S_FIRST] == 2:
+            first = 0
+        elif sc[S_FIRST] == 3:
+            first = 1
+        g[G_FIRST1] = first
+    g[G_FIRST] = first
+    log(g, ev, E_ROLL, 0, ra, rb, win, first, 0, 0, 0, 0, 0)
+    for side in range(2):
+        n = side_order(fi, mp, cell, sc, s, seq, rng, side, sc[S_POL_A + side])
+        log(
+            g, ev, E_SEQ, side, n, seq[side, 0], seq[side, 1], seq[side, 2], seq[side, 3],
+            seq[side, 4], seq[side, 5], seq[side, 6], seq[side, 7],
+        )  # fmt: skip
+    pos = np.zeros(2, dtype=np.int64)
+    side = first
+    while g[G_END] < 0:
+        i, p = next_in_sequence(s, seq, side, pos[side])
+        if i < 0:
+            o, _po = next_in_sequence(s, seq, 1 - side, pos[1 - side])
+            if o < 0:
+                break
+            side = 1 - side
+            continue
+        pos[side] = p + 1
+        pol = sc[S_POL_A + side]
+        if g[G_ROLL] == 1:
+            pol = POL_GREEDY
+        if pol == POL_STRONG:
+            strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, i)
+        else:
+            activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol)
+        if g[G_CHECK] == 1:
+            check(fi, mp, sc, s, g, occ)
+        side = 1 - side
+    # end of Round: Skilled and Expert Move stops last for the rest of the Round
+    for i in range(fi.shape[0]):
+        s[i, S_STOPPED] = 0
+    if g[G_END] < 0 and g[G_ROUND] >= sc[S_ROUNDS]:
+        g[G_END] = END_ROUNDS
+        g[G_WINNER] = 0
+
+
+@njit(cache=True)
+def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, i):
+    """The strong policy: the greedy plans ranked, the best plan of each kind (up to
+    ``lookahead_k`` of them, best first) each played out ``lookahead_rollouts`` times with
+    common random numbers over the plans: this activation, then ``lookahead_depth``
+    greedy activations of both sides (the enemy's remaining order guessed from the public
+    state, never read), scored by the points-weighted NV margin; the plan with the best
+    mean is carried out if it beats the greedy plan's by ``STRONG_MARGIN``."""
+    s[i, S_DONE] = 1
+    g[G_ACT] += 1
+    s[i, S_MODE] = M_NONE
+    s[i, S_LEVEL] = 0
+    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+    side = fi[i, F_SIDE]
+    cand = np.full(8, -1, dtype=np.int64)
+    nc = 0
+    for kind in range(7):
+        b = -1
+        for k in range(npl):
+            if plans[k, P_KIND] == kind:
+                if b < 0 or plans[k, P_SCORE_X1000] > plans[b, P_SCORE_X1000]:
+                    b = k
+        if b >= 0:
+            cand[nc] = b
+            nc += 1
+    for a in range(1, nc):
+        v = cand[a]
+        b = a - 1
+        while b >= 0 and plans[cand[b], P_SCORE_X1000] < plans[v, P_SCORE_X1000]:
+            cand[b + 1] = cand[b]
+            b -= 1
+        cand[b + 1] = v
+    if nc > sc[S_LOOK_K]:
+        nc = sc[S_LOOK_K]
+    best = cand[0]
+    if nc > 1:
+        s2 = s.copy()
+        g2 = g.copy()
+        cell2 = cell.copy()
+        occ2 = occ.copy()
+        seq2 = seq.copy()
+        plans2 = plans.copy()
+        rng2 = rng.copy()
+        base = next_u64(rng)
+        bv = -1e18
+        bc = 0
+        for c in range(nc):
+            tot = 0.0
+            for r in range(sc[S_LOOK_ROLLOUTS]):
+                s2[:, :] = s
+                g2[:] = g
+                cell2[:, :] = cell
+                occ2[:, :] = occ
+                g2[G_ROLL] = 1
+                g2[G_DPOS] = dc[0]
+                for w_ in range(4):
+                    rng2[w_] = splitmix(base ^ splitmix(np.uint64(r * 4 + w_ + 1)))
+                rng2[4] = 0
+                rng2[5] = 0
+                plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i)
+                execute(
+                    fi, mp, cell2, sc, tab, s2, g2, occ2, dc, rng2, ev, wk, nb, plans2, cand[c], i
+                )  # fmt: skip
+                check_end(fi, sc, s2, g2)
+                rollout(
+                    fi, mp, cell2, sc, tab, s2, g2, occ2, seq, seq2, dc, rng2, ev, wk, nb,
+                    plans2, side,
+                )  # fmt: skip
+                tot += nv_margin(fi, s2, side)
+            tot /= sc[S_LOOK_ROLLOUTS]
+            if c == 0:
+                bv = tot + STRONG_MARGIN  # another plan must beat greedy's by the margin
+            elif tot > bv + 1e-9:
+                bv = tot
+                bc = c
+        best = cand[bc]
+        plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+    execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, best, i)
+    check_end(fi, sc, s, g)
+
+
+@njit(cache=True)
+def rollout(fi, mp, cell, sc, tab, s, g, occ, seq, seq2, dc, rng, ev, wk, nb, plans, side):
+    """The rest of the lookahead: ``lookahead_depth`` greedy activations, alternating, of
+    the not yet activated warriors (own order from ``seq[side]``; the enemy's guessed by
+    :func:`side_order` from the public state)."""
+    other = 1 - side
+    side_order(fi, mp, cell, sc, s, seq2, rng, other, POL_GREEDY)
+    for k in range(seq.shape[1]):
+        seq2[side, k] = seq[side, k]
+    pos = np.zeros(2, dtype=np.int64)
+    turn = other
+    for _ in range(sc[S_LOOK_DEPTH]):
+        if g[G_END] >= 0:
+            break
+        i, p = next_in_sequence(s, seq2, turn, pos[turn])
+        if i < 0:
+            turn = 1 - turn
+            i, p = next_in_sequence(s, seq2, turn, pos[turn])
+            if i < 0:
+                break
+        pos[turn] = p + 1
+        activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, POL_GREEDY)
+        turn = 1 - turn
+
+
+@njit(cache=True)
+def check(fi, mp, sc, s, g, occ):
+    """Invariants: wounds within NV, the living on the board on passable squares, one
+    warrior per square, the occupancy grid matching the positions."""
+    w = sc[S_W]
+    h = sc[S_H]
+    cnt = 0
+    for i in range(fi.shape[0]):
+        if s[i, S_WOUNDS] < 0 or s[i, S_WOUNDS] > fi[i, F_NV]:
+            g[G_VIOL] += 1
+        if (s[i, S_ALIVE] == 1) != (s[i, S_WOUNDS] < fi[i, F_NV]):
+            g[G_VIOL] += 1
+        if s[i, S_ALIVE] == 0:
+            continue
+        z = fi[i, F_SIZE]
+        for yy in range(s[i, S_Y], s[i, S_Y] + z):
+            for xx in range(s[i, S_X], s[i, S_X] + z):
+                if not (0 <= xx < w and 0 <= yy < h):
+                    g[G_VIOL] += 1
+                    continue
+                if occ[yy, xx] != i + 1:
+                    g[G_VIOL] += 1
+                k = mp[yy, xx]
+                if k == C_WALL or k == C_COLUMN or k == C_LOCKED:
+                    g[G_VIOL] += 1
+                cnt += 1
+    n = 0
+    for yy in range(h):
+        for xx in range(w):
+            if occ[yy, xx] != 0:
+                n += 1
+    if n != cnt:
+        g[G_VIOL] += 1
+
+
+# =========================================================== matches
+@njit(cache=True)
+def setup_match(fi, mp, obj, sc, s, g, cell, occ, k):
+    """A new match: warriors on their deployment squares ("Setup"), doors closed,
+    Objective counters in place."""
+    s[:, :] = 0
+    occ[:, :] = 0
+    for yy in range(mp.shape[0]):
+        for xx in range(mp.shape[1]):
+            cell[yy, xx] = 2 if obj[yy, xx] == 1 else 0
+    trace = g[G_TRACE]
+    chk = g[G_CHECK]
+    g[:] = 0
+    g[G_TRACE] = trace
+    g[G_CHECK] = chk
+    g[G_END] = -1
+    g[G_FIRST1] = k % 2
+    for i in range(fi.shape[0]):
+        s[i, S_ALIVE] = 1
+        s[i, S_FACE] = fi[i, F_FACE0]
+        s[i, S_CA_ROUND] = -1
+        s[i, S_APS_ROUND] = -1
+        put(fi, s, occ, i, fi[i, F_X0], fi[i, F_Y0])
+
+
+@njit(cache=True)
+def write_record(fi, s, g, rec, urec, row):
+    rec[row, 0] = g[G_WINNER]
+    rec[row, 1] = nv_left(fi, s, 0)
+    rec[row, 2] = nv_left(fi, s, 1)
+    rec[row, 3] = g[G_FIRST1]
+    rec[row, 4] = g[G_ROUND]
+    rec[row, 5] = g[G_END]
+    rec[row, 6] = g[G_ACT]
+    rec[row, 7] = g[G_VIOL]
+    for c in range(10):
+        rec[row, 8 + c] = g[G_OBJ_A + c]
+    for i in range(fi.shape[0]):
+        urec[row, i, 0] = 0 if s[i, S_ALIVE] == 1 else 1
+        urec[row, i, 1] = s[i, S_DEALT]
+        urec[row, i, 2] = s[i, S_TAKEN]
+        urec[row, i, 3] = s[i, S_SCORE]
+        urec[row, i, 4] = s[i, S_STRIKES]
+        urec[row, i, 5] = s[i, S_SHOTS]
+        urec[row, i, 6] = s[i, S_REMOVED_ROUND]
+
+
+@njit(cache=True, nogil=True)
+def run_block(
+    fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, state, block, first, count,
+    rec, urec, trace, chk, code, a, b, c,
+):  # fmt: skip
+    """The one entry kernel (one compile serves the match runner and the rule tests).
+
+    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec``
+    and ``urec``; match ``k`` is seeded from the block state and ``k % block``
+    (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written.  Other
+    codes: one engine operation on the hand-built state (``sandbox.py``)."""
+    nb = np.zeros(MAXB, dtype=np.int64)
+    plans = np.zeros((MAXPLANS, PLAN_COLS), dtype=np.int64)
+    w = sc[S_W]
+    if code != OP_BLOCK:
+        if code == OP_STRIKE:
+            strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c % 10, c >= 10)
+        elif code == OP_FIRE:
+            shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c, 0)
+            return 0
+        elif code == OP_MOVE:
+            # walk a to anchor-facing b (its flag-0 state index), Moving Mode level c (0 none)
+            mvb = movement_now(fi, s, a) + (2 if c == 1 else 0)
+            reach(fi, mp, cell, sc, s, occ, wk, nb, a, mvb, 1 if c >= 1 else 0, 1 if c == 2 else 0)
+            tx = (b // (NFLAG * 4)) % w
+            ty = b // (NFLAG * 4 * w)
+            cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
+            if cst >= BIG or not end_ok(fi, mp, s, occ, a, tx, ty):
+                return -1
+            follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, 1 if c >= 1 else 0)
+            return cst
+        elif code == OP_COST:
+            reach(fi, mp, cell, sc, s, occ, wk, nb, a, 40, 1 if c >= 1 else 0, 1 if c == 2 else 0)
+            tx = (b // (NFLAG * 4)) % w
+            ty = b // (NFLAG * 4 * w)
+            cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
+            return cst if cst < BIG and end_ok(fi, mp, s, occ, a, tx, ty) else -1
+        elif code == OP_ACTIVATE:
+            activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, a, b)
+        elif code == OP_ROUND:
+            round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans)
+        elif code == OP_SIGHT:
+            return sight(fi, mp, cell, occ, s, sc, a, b, c // 2, c % 2)
+        elif code == OP_CHECK:
+            g[G_VIOL] = 0
+            check(fi, mp, sc, s, g, occ)
+            return g[G_VIOL]
+        elif code == OP_KNOCK:
+            knock_back(fi, mp, cell, sc, s, g, occ, ev, a, b)
+        elif code == OP_SACRIFICE:
+            sacrifice(fi, s, g, occ, ev, a, b)
+        return 0
+    for kk in range(count):
+        k = first + kk
+        seed_match(rng, state, k % block)
+        g[G_TRACE] = 1 if trace else 0
+        g[G_CHECK] = 1 if chk else 0
+        setup_match(fi, mp, obj, sc, s, g, cell, occ, k)
+        if g[G_CHECK]:
+            check(fi, mp, sc, s, g, occ)
+        while g[G_END] < 0:
+            round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans)
+        log(
+            g,
+            ev,
+            E_END,
+            0,
+            g[G_END],
+            g[G_WINNER],
+            nv_left(fi, s, 0),
+            nv_left(fi, s, 1),
+            0,
+            0,
+            0,
+            0,
+            0,
+        )
+        row = kk if rec.shape[0] == count else k
+        write_record(fi, s, g, rec, urec, row)
+    return g[G_NEV] if trace else 0

@@ -1,0 +1,196 @@
+"""Hand-built positions for rule tests: place warriors, script the D10s, run one operation.
+
+>>> box = Sandbox(setup)                 # a prepared Hybrid match-up (``ENGINE.prepare``)
+>>> box.place(0, 5, 5, "north")          # warrior 0 (record order) on square (5, 5)
+>>> box.place(5, 5, 4, "south")
+>>> box.script([3, 8])                   # the next D10 faces, in rolling order
+>>> box.strike(0, 5, level=1)
+>>> box.wounds(5), box.lines()
+
+Every operation runs the engine's own kernels through ``match_nb.run_block`` (its
+operation codes: the same compiled entry point as the match runner).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.hybrid.match import layout as L
+from analyzer.games.hybrid.match import trace as T
+from analyzer.games.hybrid.match.engine import work_rows, work_state
+
+FACING = {name: k for k, name in enumerate(L.FACING_NAMES)}
+MODES = {"none": L.M_NONE, "oc": L.M_OC, "dc": L.M_DC, "fire": L.M_FIRE, "move": L.M_MOVE}
+POLICIES = {name: k for k, name in enumerate(L.POLICY_NAMES)}
+
+
+class Sandbox:
+    """One match state (every warrior off the board until placed)."""
+
+    def __init__(self, setup: Any, trace_rows: int = 4000) -> None:
+        self.setup = setup
+        self.arrays = tuple(a.copy() for a in setup.arrays)
+        fi, mp = self.arrays[0], self.arrays[1]
+        self.s, self.g, self.cell, self.occ, self.seq, self.dc, self.rng = work_state(fi, mp)
+        self.cell[:, :] = np.where(self.arrays[2] == 1, 2, 0)
+        self.s[:, L.S_CA_ROUND] = -1
+        self.s[:, L.S_APS_ROUND] = -1
+        self.g[L.G_END] = -1
+        self.g[L.G_ROUND] = 1
+        self.g[L.G_TRACE] = 1
+        self.rng[:] = np.array([12345, 67890, 1, 2, 0, 0], dtype=np.uint64)
+        self.ev = np.zeros((trace_rows, L.EV_COLS), dtype=np.int64)
+        self.wk = work_rows(mp)
+
+    # ---------------------------------------------------------------- state
+    def place(
+        self,
+        i: int,
+        x: int,
+        y: int,
+        facing: str = "north",
+        wounds: int = 0,
+        mode: str = "none",
+        level: int = 0,
+    ) -> None:
+        """Put warrior ``i`` with its base's north-west square on (x, y)."""
+        z = int(self.arrays[0][i, L.F_SIZE])
+        self.occ[self.occ == i + 1] = 0
+        self.s[i, L.S_ALIVE] = 1
+        self.s[i, L.S_X] = x
+        self.s[i, L.S_Y] = y
+        self.s[i, L.S_FACE] = FACING[facing]
+        self.s[i, L.S_WOUNDS] = wounds
+        self.s[i, L.S_MODE] = MODES[mode]
+        self.s[i, L.S_LEVEL] = level
+        self.occ[y : y + z, x : x + z] = i + 1
+
+    def script(self, faces: Sequence[int]) -> None:
+        self.dc = np.array([len(faces), *faces], dtype=np.int64)
+        self.g[L.G_DPOS] = 0
+
+    def option(self, column: int, value: int) -> None:
+        self.arrays[3][column] = value
+
+    def wounds(self, i: int) -> int:
+        return int(self.s[i, L.S_WOUNDS])
+
+    def alive(self, i: int) -> bool:
+        return bool(self.s[i, L.S_ALIVE])
+
+    def pos(self, i: int) -> tuple[int, int]:
+        return int(self.s[i, L.S_X]), int(self.s[i, L.S_Y])
+
+    def facing(self, i: int) -> str:
+        return L.FACING_NAMES[int(self.s[i, L.S_FACE])]
+
+    def mode(self, i: int) -> int:
+        return int(self.s[i, L.S_MODE])
+
+    def dice_used(self) -> int:
+        return int(self.g[L.G_DPOS])
+
+    # ---------------------------------------------------------------- operations
+    def _op(self, code: int, a: int = 0, b: int = 0, c: int = 0) -> int:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        fi, mp, obj, sc, tab = self.arrays
+        return int(
+            M.run_block(
+                fi,
+                mp,
+                obj,
+                sc,
+                tab,
+                self.s,
+                self.g,
+                self.cell,
+                self.occ,
+                self.seq,
+                self.dc,
+                self.rng,
+                self.ev,
+                self.wk,
+                np.zeros(4, dtype=np.uint64),
+                1,
+                0,
+                0,
+                np.zeros((1, 1), dtype=np.int64),
+                np.zeros((1, 1, 1), dtype=np.int64),
+                False,
+                False,
+                int(code),
+                int(a),
+                int(b),
+                int(c),
+            )
+        )
+
+    def _state(self, x: int, y: int, facing: str) -> int:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        w = int(self.arrays[3][L.S_W])
+        return ((y * w + x) * 4 + FACING[facing]) * M.NFLAG
+
+    def strike(self, i: int, j: int, level: int = 1, combined: bool = False) -> None:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_STRIKE, i, j, level + (10 if combined else 0))
+
+    def fire(self, i: int, j: int, level: int = 1) -> None:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_FIRE, i, j, level)
+
+    def cost(self, i: int, x: int, y: int, facing: str, moving: int = 0) -> int:
+        """Least Movement for ``i`` to stand on (x, y) facing ``facing`` (-1: unreachable)."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_COST, i, self._state(x, y, facing), moving)
+
+    def move(self, i: int, x: int, y: int, facing: str, moving: int = 0) -> int:
+        """Walk ``i`` there (Moving Mode ``moving``: 0 none, 1 Basic Move); the cost."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_MOVE, i, self._state(x, y, facing), moving)
+
+    def sight(self, i: int, j: int, fov: bool = True, through: bool = True) -> int:
+        """-1 if ``i`` does not see ``j``, else rockfall squares + 100 x warriors in the way."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_SIGHT, i, j, 2 * int(fov) + int(through))
+
+    def knock_back(self, i: int, j: int) -> None:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_KNOCK, i, j)
+
+    def sacrifice(self, i: int, j: int) -> None:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_SACRIFICE, i, j)
+
+    def activate(self, i: int, policy: str = "greedy") -> None:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_ACTIVATE, i, POLICIES[policy])
+
+    def play_round(self) -> None:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self.g[L.G_ROUND] -= 1  # the Round operation starts the next Round
+        self._op(M.OP_ROUND)
+
+    def violations(self) -> int:
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_CHECK)
+
+    def events(self) -> np.ndarray:
+        return self.ev[: self.g[L.G_NEV]]
+
+    def lines(self) -> list[str]:
+        return T.render(self.setup, self.events())

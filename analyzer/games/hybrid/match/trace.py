@@ -1,0 +1,106 @@
+"""Play-by-play lines of a Hybrid match trace, in the rulebook's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.hybrid.match import layout as L
+
+SIDES = ("A", "B")
+RESULTS = {2: "Perfect Success", 1: "success", 0: "failure", -1: "Critical Failure"}
+CAUSES = ("strike", "shot", "knock-back", "Sacrifice", "Trapdoor", "Novice Parry")
+
+
+def figure_names(setup: Any) -> list[str]:
+    total: dict[tuple[int, str], int] = {}
+    for u in setup.units:
+        total[(u.side, u.name)] = total.get((u.side, u.name), 0) + 1
+    seen: dict[tuple[int, str], int] = {}
+    names = []
+    for u in setup.units:
+        key = (u.side, u.name)
+        seen[key] = seen.get(key, 0) + 1
+        suffix = f" #{seen[key]}" if total[key] > 1 else ""
+        names.append(f"{SIDES[u.side]}:{u.name}{suffix}")
+    return names
+
+
+def render(setup: Any, events: np.ndarray) -> list[str]:
+    names = figure_names(setup)
+    lines: list[str] = []
+    for row in events:
+        kind, rnd, side = int(row[0]), int(row[1]), int(row[2])
+        a, b, c, d, e, f, h, i, j = (int(x) for x in row[3:12])
+        if kind == L.E_ROLL:
+            lines.append(
+                f"=== Round {rnd}: Activation Roll A {a}, B {b}: {SIDES[c]} wins, "
+                f"{SIDES[d]} activates first"
+            )
+        elif kind == L.E_SEQ:
+            order = [names[k] for k in (b, c, d, e, f, h, i, j)[:a] if k >= 0]
+            more = " ..." if a > 8 else ""
+            lines.append(f"  {SIDES[side]}'s secret Activation Sequence: {', '.join(order)}{more}")
+        elif kind == L.E_ACTIVATE:
+            level = f" ({L.LEVEL_NAMES[c]} Move)" if b == L.M_MOVE and c > 0 else ""
+            lines.append(f"- {names[a]} activates: {L.MODE_NAMES[b]}{level}")
+        elif kind == L.E_MOVE:
+            lines.append(
+                f"    {names[a]} moves from ({b}, {c}) to ({d}, {e}), facing {L.FACING_NAMES[f]}"
+            )
+        elif kind == L.E_DOOR:
+            lines.append(f"    {names[a]} opens the door at ({b}, {c})")
+        elif kind == L.E_TRAP:
+            lines.append(f"    {names[a]} jumps the Trapdoor: D10 {b} vs SL {c}: {RESULTS[d]}")
+        elif kind == L.E_STRIKE:
+            what = f"{L.LEVEL_NAMES[c]} Strike" if c > 0 else "Combined Attack"
+            tags = []
+            if i & 1:
+                tags.append("from the rear")
+            if i & 2:
+                tags.append("second strike")
+            if i & 4:
+                what = "counter-blow (Basic Strike)"
+            tag = f" [{', '.join(tags)}]" if tags else ""
+            lines.append(
+                f"    {names[a]} {what} at {names[b]}: D10 {d} vs SL {e}: {RESULTS[f]}{tag}"
+            )
+        elif kind == L.E_PARRY:
+            lines.append(
+                f"    {names[a]} {L.LEVEL_NAMES[c]} Parry: D10 {d} vs SL {e}: {RESULTS[f]}"
+            )
+        elif kind == L.E_SHOT:
+            tags = []
+            if i & 1:
+                tags.append("second shot")
+            if i & 2:
+                tags.append("Armour-Piercing Shot")
+            tag = f" [{', '.join(tags)}]" if tags else ""
+            lines.append(
+                f"    {names[a]} {L.LEVEL_NAMES[c]} Firing at {names[b]}: D10 {d} vs SL {e}: "
+                f"{RESULTS[f]}{tag}"
+            )
+        elif kind == L.E_WOUND:
+            lines.append(f"    {names[a]} takes {b} wound(s) ({CAUSES[d]}): NV {c} left")
+        elif kind == L.E_REMOVED:
+            lines.append(f"    {names[a]} is eliminated")
+        elif kind == L.E_KNOCK:
+            lines.append(
+                f"    Brutish Strength: {names[a]} flies {c} square(s) to ({e}, {f}), "
+                f"{d} square(s) short"
+            )
+        elif kind == L.E_SACRIFICE:
+            lines.append(f"    {names[a]} sacrifices itself against {names[b]} ({c} wound(s))")
+        elif kind == L.E_OBJECTIVE:
+            lines.append(
+                f"    {names[a]} carries out the Objective at ({b}, {c}) ({SIDES[side]}: {d})"
+            )
+        elif kind == L.E_DEFEND:
+            lines.append(f"    {names[a]} stands in Defensive Combat Mode")
+        elif kind == L.E_END:
+            win = "a draw" if b == 0 else f"{SIDES[b - 1]} wins"
+            lines.append(
+                f"=== End in Round {rnd}: {L.END_REASONS[a]}; {win} (NV left A {c}, B {d})"
+            )
+    return lines

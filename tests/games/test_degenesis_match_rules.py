@@ -1,0 +1,455 @@
+"""Degenesis: Clan Wars mission engine: one rule per test on hand-built states with scripted
+dice (``degenesis-clan-wars.txt``), the rulebook's worked examples, then the engine as a
+whole (the outcome vocabulary, edges, the policy ladder's direction).
+
+Dice faces are ``configs/degenesis/dice.yaml`` (sample data), scripted by position 1..6:
+WHITE 1-2 BLANK, 3-5 one SUCCESS, 6 two; BLACK 1 BOTCH, 2 BLANK, 3 one, 4-5 two, 6 three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.games.degenesis.match import compile as C
+from analyzer.games.degenesis.match import layout as L
+from analyzer.games.degenesis.match.engine import ENGINE
+from analyzer.games.degenesis.match.sandbox import Sandbox
+from analyzer.match.options import check_match_options
+from analyzer.match.runner import run_records
+
+CARDS = """
+system: degenesis
+units:
+  - name: Tester
+    kind: operative
+    points: 20
+    cult: Judges
+    concept: IV The Ruler
+    focus: {pool: {white: 2}, defense: 2}
+    primal: {pool: {white: 1, black: 1}, defense: 1}
+    potentials:
+      - {name: Guard, cult: Judges, abilities: {defense: 1}}
+      - {name: Spare, cult: Judges}
+    items:
+      - {name: Pistol, side: neutral, attack: {black: 1}, range: 2, keywords: [ranged]}
+      - {name: Sprayer, side: focus, attack: {white: 1}, range: 2, keywords: [ranged],
+         traits: [{name: Spray, abilities: {area_attack: 1}}]}
+      - {name: Zapper, side: neutral, attack: {white: 1}, range: 0, keywords: [melee],
+         traits: [{name: Zap, abilities: {stun: 1}}]}
+  - {name: Grunt, kind: legion, points: 2, rank: 1, attack: {white: 1}, defense: 1, range: 0}
+  - {name: Brute, kind: legion, points: 4, rank: 2, attack: {white: 2}, defense: 2, range: 0,
+     trait: {name: Gorge, abilities: {dirty_fighting: 1}}}
+  - {name: Sniper, kind: legion, points: 3, rank: 2, attack: {white: 1}, defense: 1, range: 2}
+  - name: Boss
+    kind: champion
+    points: 8
+    stages:
+      - {attack: {white: 1}, defense: 3, range: 0}
+      - {attack: {white: 2}, defense: 1, range: 1}
+"""
+ROSTER = "name: Solo\nsystem: degenesis\nside: roster\nunits: [{unit: Tester}]\n"
+HOSTILE = """name: Nest
+system: degenesis
+side: hostile
+units: [{unit: Grunt, count: 2}, {unit: Brute}, {unit: Sniper}, {unit: Boss}]
+"""
+# r0: flat, a rise (1) and HARD TERRAIN; r1: a HIGHER HARD TILE; r2: a cliff (2) and a
+# hole; r3: a tower (3) between flat TILES.
+MISSION = """name: Test ground
+designed: designed for the tests
+kind: extraction
+rounds: 4
+need: 1
+field:
+  - "0O  0   0   1   0h  0S"
+  - "0   0   0   1h  0   0"
+  - "0   2   0   0   .   0X"
+  - "0   0   0   3   0   0"
+"""
+TESTER, GRUNT1, GRUNT2, BRUTE, SNIPER, BOSS = range(6)
+PISTOL, SPRAYER, ZAPPER, BARE = range(4)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("degenesis")
+    out = {}
+    for name, text in (("units", CARDS), ("roster", ROSTER), ("hostile", HOSTILE),
+                       ("mission", MISSION)):  # fmt: skip
+        out[name] = d / f"{name}.yaml"
+        out[name].write_text(text)
+    return out
+
+
+def make_setup(files, roster=None, hostile=None, policies=("greedy", "greedy"), **opts):
+    sides = ENGINE.load_sides(roster or files["roster"], hostile or files["hostile"],
+                              files["units"])  # fmt: skip
+    return ENGINE.prepare(sides.cards, sides.lists, policies=policies,
+                          options=check_match_options(ENGINE, opts),
+                          scenario=str(files["mission"]))  # fmt: skip
+
+
+@pytest.fixture()
+def box(files) -> Sandbox:
+    return Sandbox(make_setup(files))
+
+
+def attacks(box: Sandbox) -> list[np.ndarray]:
+    return [row for row in box.events() if row[0] == L.E_ATTACK]
+
+
+# --------------------------------------------------------------------- attacks and health
+def test_an_attack_wounds_when_the_roll_reaches_the_defense(box) -> None:
+    """ "Attack (Operative)": POOL + HANDLING POOL against the TARGET's DEFENSE; a LEGION
+    dies at one WOUND and returns to the LEGION RESERVE ("The Hostile")."""
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 2), revealed=True)
+    box.script([1, 1, 2])  # WHITE 0 + 0, BLACK BLANK: 0 < DEFENSE 1
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert box.on(GRUNT1) == L.ON_FIELD and box.dice_used() == 3
+    box.script([3, 1, 2])  # 1 SUCCESS: reaches DEFENSE 1
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert box.on(GRUNT1) == L.ON_RESERVE and box.at(GRUNT1) is None
+    assert [int(r[7]) for r in attacks(box)] == [0, 1]  # the totals rolled
+    box.spawn(GRUNT1, (0, 5))  # "Spawn": a LEGION in the reserve SPAWNS again, as a THREAT
+    assert box.on(GRUNT1) == L.ON_FIELD and not box.revealed(GRUNT1)
+
+
+def test_a_botch_fails_and_flips_the_item_used(box) -> None:
+    """ "Dice Rolls": a BOTCH fails whatever the SUCCESSES and FLIPS the ITEM used."""
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1), revealed=True)
+    box.script([6, 6, 1])  # 4 SUCCESSES, but the BLACK die BOTCHES (no SECURE)
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert box.on(GRUNT1) == L.ON_FIELD
+    assert box.flipped(TESTER) == 1 << PISTOL and box.stat(L.G_BOTCHES) == 1
+
+
+def test_health_and_wounds_example(files) -> None:
+    """ "Gameplay Example: Health and Wounds": two POTENTIALS, FLIPPED by the first two
+    WOUNDS (a FLIPPED POTENTIAL's ABILITY is lost), two TRAUMAS, DEAD at the fourth."""
+    box = Sandbox(make_setup(files))
+    box.place(TESTER, (0, 0), side="primal")
+    box.place(BRUTE, (0, 0), revealed=True)
+    defenses = []
+    for expected in (1, 2, 3, 4):
+        box.script([6, 6])  # the Brute's 2 WHITE dice: 4 SUCCESSES
+        box.attack(BRUTE, 0, TESTER)
+        defenses.append(int(attacks(box)[-1][8]))
+        assert box.wounds(TESTER) == expected
+    # PRIMAL DEFENSE 1 + Guard 1 while Guard is face-up (Spare FLIPS first), then 1
+    assert defenses == [2, 2, 1, 1]
+    assert box.on(TESTER) == L.ON_DEAD and box.stat(L.G_LOST) == 1
+    assert box.stat(L.G_END) == L.END_DEPLETED and box.stat(L.G_WINNER) == 2
+
+
+def test_a_champion_steps_through_its_stages(box) -> None:
+    """ "Champions": each WOUND FLIPS to the next STAGE (its DEFENSE), the last one DIES."""
+    box.place(TESTER, (0, 0))
+    box.place(BOSS, (0, 1), revealed=True)
+    box.script([6, 3, 2])  # 3 SUCCESSES vs STAGE I DEFENSE 3
+    box.attack(TESTER, PISTOL, BOSS)
+    assert box.wounds(BOSS) == 1 and box.on(BOSS) == L.ON_FIELD
+    box.script([3, 1, 2])  # 1 SUCCESS vs STAGE II DEFENSE 1
+    box.attack(TESTER, PISTOL, BOSS)
+    assert box.on(BOSS) == L.ON_DEAD and [int(r[8]) for r in attacks(box)] == [3, 1]
+
+
+def test_stun_does_not_wound_and_lowers_defense(box) -> None:
+    """ "Stun": a successful ATTACK does not WOUND; no ACTIONS this ROUND, DEFENSE -2 (and a
+    STUNNED unit makes no SUCKER PUNCH)."""
+    box.place(TESTER, (0, 0))
+    box.place(BRUTE, (0, 0), revealed=True)
+    box.script([6, 3, 2])  # FOCUS 2 WHITE + Zapper 1 WHITE: 3 vs DEFENSE 2
+    box.attack(TESTER, ZAPPER, BRUTE)
+    assert box.on(BRUTE) == L.ON_FIELD and box.stunned(BRUTE)
+    box.script([3, 1, 2])  # 1 SUCCESS reaches DEFENSE 2 - 2 = 0 and WOUNDS
+    box.attack(TESTER, PISTOL, BRUTE)
+    assert int(attacks(box)[-1][8]) == 0
+    assert box.stat(L.G_PUNCHES) == 0  # the Pistol is RANGED, but the Brute is STUNNED
+
+
+# --------------------------------------------------------------------- area attacks
+def test_area_attack_example(files, tmp_path) -> None:
+    """ "Gameplay Example: Area Attack": Timur's Fungicide Rifle rolls 3 against two
+    Cackler THREATS (DEFENSE 3, +2 as THREATS): both survive; a REVEALED one is hit."""
+    roster = tmp_path / "timur.yaml"
+    roster.write_text("name: T\nsystem: degenesis\nside: roster\nunits: [{unit: Timur}]\n")
+    hostile = tmp_path / "cacklers.yaml"
+    hostile.write_text(
+        "name: C\nsystem: degenesis\nside: hostile\nunits: [{unit: Cackler, count: 3}]\n"
+    )
+    sides = ENGINE.load_sides(roster, hostile, None)  # the bundled cards
+    setup = ENGINE.prepare(sides.cards, sides.lists, policies=("greedy", "greedy"),
+                           options=check_match_options(ENGINE, {}),
+                           scenario=str(files["mission"]))  # fmt: skip
+    box = Sandbox(setup)
+    box.place(0, (0, 0))
+    box.place(1, (0, 2))
+    box.place(2, (0, 2))
+    # Fungicide Rifle in FOCUS: WHITE 2 + 1, BLACK 1 + 1, Splaying SUCCESS +1
+    box.script([3, 1, 1, 3, 2])  # 1 + 0 + 0, 1 + 0: 2 SUCCESSES + 1 = 3
+    box.area(0, 0, (0, 2))
+    rolled = attacks(box)
+    assert [int(r[7]) for r in rolled] == [3, 3] and [int(r[8]) for r in rolled] == [5, 5]
+    assert box.on(1) == L.ON_FIELD and box.on(2) == L.ON_FIELD
+    box.place(3, (0, 2), revealed=True)
+    box.script([3, 1, 1, 3, 2])
+    box.area(0, 0, (0, 2))
+    assert box.on(3) == L.ON_RESERVE and box.on(1) == L.ON_FIELD
+
+
+def test_hard_terrain_adds_hidden_against_area_attacks(box) -> None:
+    """ "Hard Terrain": HIDDEN +1; "Hidden": DEFENSE +1 against AREA ATTACKS."""
+    box.place(TESTER, (0, 2))
+    box.place(GRUNT1, (0, 4), revealed=True)  # r0c4 is HARD TERRAIN
+    box.script([3, 1, 1])  # 1 SUCCESS vs DEFENSE 1 + 1
+    box.area(TESTER, SPRAYER, (0, 4))
+    assert int(attacks(box)[-1][8]) == 2 and box.on(GRUNT1) == L.ON_FIELD
+
+
+# --------------------------------------------------------------------- sucker punches
+def test_leaving_a_tile_with_enemies_grants_sucker_punches(box) -> None:
+    """ "Move" / "Sucker Punch": each ENEMY on the TILE left makes a FREE ATTACK, once per
+    ROUND; DIRTY FIGHTING +1 (the Brute) gives a second one."""
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 0), revealed=True)
+    box.place(BRUTE, (0, 0), revealed=True)
+    box.script([1, 1, 1])  # Grunt 1 WHITE, Brute 2 WHITE: all miss
+    box.move(TESTER, (0, 1))
+    assert box.stat(L.G_PUNCHES) == 2 and box.at(TESTER) == (0, 1)
+    box.place(TESTER, (0, 0))
+    box.script([1, 1])
+    box.move(TESTER, (0, 1))
+    assert box.stat(L.G_PUNCHES) == 3  # the Brute's second; the Grunt has used its one
+
+
+def test_a_ranged_attack_provokes_sucker_punches_and_a_melee_one_does_not(box) -> None:
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 0), revealed=True)
+    box.place(GRUNT2, (0, 1), revealed=True)
+    box.script([1, 1, 1])  # Zapper (MELEE): no SUCKER PUNCH; misses
+    box.attack(TESTER, ZAPPER, GRUNT1)
+    assert box.stat(L.G_PUNCHES) == 0
+    box.script([6, 1, 1, 2])  # the Grunt's punch first (2 vs DEFENSE 3: miss), then the Pistol
+    box.attack(TESTER, PISTOL, GRUNT2)
+    assert box.stat(L.G_PUNCHES) == 1 and box.dice_used() == 4
+
+
+def test_a_sucker_punch_that_kills_cancels_the_attack(files) -> None:
+    """``punch_first``: the SUCKER PUNCH is "immediate", resolved before the ATTACK."""
+    box = Sandbox(make_setup(files))
+    box.place(TESTER, (0, 0), wounds=3)
+    box.place(BRUTE, (0, 0), revealed=True)
+    box.place(GRUNT2, (0, 1), revealed=True)
+    box.script([6, 6])  # the Brute's punch: 4 vs DEFENSE 2, the last WOUND
+    box.attack(TESTER, PISTOL, GRUNT2)
+    assert box.on(TESTER) == L.ON_DEAD and box.on(GRUNT2) == L.ON_FIELD
+
+
+# --------------------------------------------------------------------- threats
+def test_an_operative_moving_onto_a_threat_is_ambushed(box) -> None:
+    """ "Ambush" during a MOVE: the THREAT is REVEALED and ATTACKS; the MOVE ends there
+    (``ambush_stops_move``)."""
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1))
+    box.script([1])  # the Grunt's ATTACK misses
+    box.move(TESTER, (0, 2))
+    assert box.at(TESTER) == (0, 1) and box.revealed(GRUNT1)
+    assert box.stat(L.G_AMBUSHES) == 1 and box.dice_used() == 1
+
+
+def test_ambush_example(files, tmp_path) -> None:
+    """ "Gameplay Example: Ambush": in a REACTION PHASE the HOSTILE spends an EDGE to MOVE
+    a THREAT into the OPERATIVE's TILE; it is REVEALED and ATTACKS."""
+    hostile = tmp_path / "brute.yaml"
+    hostile.write_text("name: B\nsystem: degenesis\nside: hostile\nunits: [{unit: Brute}]\n")
+    box = Sandbox(make_setup(files, hostile=hostile))
+    box.place(TESTER, (1, 1), side="primal")
+    box.place(0 + 1, (0, 1))  # the Brute, a THREAT next to the Tester
+    box.script([6, 6])
+    box.react()  # the EDGE handed back is stored (SCHEMING AREA 1) and spent
+    assert box.at(1) == (1, 1) and box.revealed(1) and box.stat(L.G_AMBUSHES) == 1
+    assert box.wounds(TESTER) == 1 and box.stat(L.G_STORED) == 0
+
+
+def test_scout_reveals_one_threat_plus_one_per_success_above(box) -> None:
+    """ "Scout": FOCUS against the DISTANCE; success REVEALS 1 + the SUCCESSES above."""
+    box.place(TESTER, (0, 0))
+    for u in (GRUNT1, GRUNT2, BRUTE):
+        box.place(u, (0, 2))
+    box.script([3, 1])  # 1 < DISTANCE 2
+    box.scout(TESTER, (0, 2))
+    assert not any(box.revealed(u) for u in (GRUNT1, GRUNT2, BRUTE))
+    box.script([3, 3])  # 2: one THREAT
+    box.scout(TESTER, (0, 2))
+    assert sum(box.revealed(u) for u in (GRUNT1, GRUNT2, BRUTE)) == 1
+    box.script([6, 6])  # 4: 1 + 2, the other two
+    box.scout(TESTER, (0, 2))
+    assert all(box.revealed(u) for u in (GRUNT1, GRUNT2, BRUTE))
+    assert box.stat(L.G_SCOUTS) == 3
+
+
+def test_scouting_hard_terrain_is_one_harder(box) -> None:
+    box.place(TESTER, (0, 2))
+    box.place(GRUNT1, (0, 4))  # HARD TERRAIN, DISTANCE 2
+    box.script([3, 3])  # 2 < 2 + 1
+    box.scout(TESTER, (0, 4))
+    assert not box.revealed(GRUNT1)
+
+
+# --------------------------------------------------------------------- the field
+def test_movement_example(box) -> None:
+    """ "Movement Example": (1) MOVE 2 across flat TILES; (2) after one flat BORDER the climb
+    costs 2 and does not fit; (3) a HIGHER HARD TERRAIN TILE next door is entered anyway
+    ("a unit must always be able to MOVE 1")."""
+    box.place(TESTER, (0, 0))
+    box.move(TESTER, (0, 2))
+    assert box.at(TESTER) == (0, 2)
+    box.place(TESTER, (0, 1))
+    box.move(TESTER, (0, 3))
+    assert box.at(TESTER) == (0, 1)
+    box.place(TESTER, (1, 2))
+    box.move(TESTER, (1, 3))
+    assert box.at(TESTER) == (1, 3)
+
+
+def test_cliffs_cannot_be_crossed(files) -> None:
+    """ "Elevation": BORDERS with more than 1 difference in ELEVATION are impassable."""
+    _, tables, _ = C.load_mission(str(files["mission"]))
+    cells = tables.field.cells
+    low, cliff = cells.index((2, 0)), cells.index((2, 1))
+    assert C.entry_cost(tables.field.fld, low, cliff, True) == -1
+    for m in range(1, L.MAX_MOVE + 1):
+        assert tables.mv[(L.MAX_MOVE + m - 1) * len(cells) + low, cliff] == -1
+    assert tables.dist[low, cliff] == 1  # still WITHIN 1
+
+
+def test_line_of_sight_example(files) -> None:
+    """ "Gameplay Example: Line of Sight": blocked by a TILE higher than both ends and by the
+    absence of TILES; firing uphill is fine."""
+    _, tables, _ = C.load_mission(str(files["mission"]))
+    t = tables.field.cells.index
+    los = tables.los
+    assert los[t((3, 2)), t((3, 4))] == 0  # the tower between them
+    assert los[t((3, 2)), t((3, 3))] == 1  # uphill onto the tower
+    assert los[t((1, 4)), t((3, 4))] == 0  # across the hole
+    assert los[t((0, 0)), t((0, 5))] == 0  # the rise r0c3 is higher than both
+    assert los[t((3, 0)), t((3, 2))] == 1
+
+
+# --------------------------------------------------------------------- rounds and edges
+@pytest.mark.parametrize(("size", "edges"), [(1, 3), (2, 2), (3, 1), (4, 1)])
+def test_edges_by_roster_size(files, tmp_path, size, edges) -> None:
+    """ "Rounds": 1 OPERATIVE 3 EDGES, 2 two each, 3-4 one each; the SCHEMING AREA holds
+    as many EDGES as OPERATIVES ("Turns: Reaction Phase")."""
+    names = ["Timur", "Pluto", "Echo", "Feuerbach"][:size]
+    roster = tmp_path / "r.yaml"
+    roster.write_text("name: R\nsystem: degenesis\nside: roster\nunits: ["
+                      + ", ".join(f"{{unit: {n}}}" for n in names) + "]\n")  # fmt: skip
+    sides = ENGINE.load_sides(roster, ENGINE.sample_sides()[1], None)
+    setup = ENGINE.prepare(sides.cards, sides.lists, policies=("greedy", "greedy"),
+                           options=check_match_options(ENGINE, {}))  # fmt: skip
+    ms = setup.arrays[-1]
+    assert (ms[L.M_EDGES], ms[L.M_CAP]) == (edges, size)
+
+
+def test_round_example_stored_edges_are_capped(files, tmp_path) -> None:
+    """ "Gameplay Example: Round": 2 EDGES stored and 3 OPERATIVES: after a TURN the
+    HOSTILE holds 3 and cannot store more; an excess EDGE is DISCARDED."""
+    box = Sandbox(make_setup(files, policies=("greedy", "greedy")))
+    box.set_option(L.M_CAP, 3)
+    box.place(TESTER, (0, 0))  # nothing for the HOSTILE to do: all its units in reserve
+    box.g[L.G_STORED] = 3
+    box.st[GRUNT1:, L.S_ON] = L.ON_DEAD  # no SPAWNS possible
+    box.react()
+    assert box.stat(L.G_STORED) == 3
+
+
+def test_exit_point_extracts(box) -> None:
+    """ "Exit Points": a MOVE ACTION on the EXIT POINT leaves the FIELD; the extraction's
+    need is met (mission success)."""
+    box.place(TESTER, (2, 5))
+    box.leave(TESTER)
+    assert box.on(TESTER) == L.ON_LEFT and box.stat(L.G_DONE) == 1
+    assert box.stat(L.G_END) == L.END_EXTRACTED and box.stat(L.G_WINNER) == 1
+
+
+def test_sandbox_state_keeps_the_invariants(box) -> None:
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1))
+    assert box.violations() == 0
+    box.st[GRUNT1, L.S_WOUNDS] = 5
+    assert box.violations() == 1
+
+
+# --------------------------------------------------------------------- whole missions
+def test_bad_mission_tokens_are_one_line(tmp_path, files) -> None:
+    from analyzer.config.yaml_io import ConfigError
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(MISSION.replace("0X", "0Q"))
+    with pytest.raises(ConfigError, match=r"bad.yaml: field\[2\]: token '0Q'"):
+        C.load_mission(str(bad))
+
+
+def test_the_outcome_is_mission_success_or_failure(files) -> None:
+    setup = make_setup(files)
+    rec, _ = run_records(ENGINE, setup, 300, seed=3, threads=1, check=True)
+    assert set(np.unique(rec[:, 0])) <= {1, 2} and rec[:, 7].sum() == 0
+    success = rec[:, 5] <= L.END_HUNTED
+    assert np.array_equal(rec[:, 0] == 1, success)
+    assert np.all(rec[success, 1] >= 1)  # an extraction needs 1 extracted here
+
+
+def test_policy_ladder_moves_success_the_right_way() -> None:
+    """Greedy OPERATIVES succeed more than random ones; a greedy HOSTILE stops them more
+    than a random one (bundled sample sides, mission pipeline_extraction)."""
+    sides = ENGINE.load_sides(*ENGINE.sample_sides(), None)
+    rate = {}
+    for pols in (("random", "greedy"), ("greedy", "greedy"), ("greedy", "random")):
+        setup = ENGINE.prepare(sides.cards, sides.lists, policies=pols,
+                               options=check_match_options(ENGINE, {}))  # fmt: skip
+        rec, _ = run_records(ENGINE, setup, 1000, seed=8, threads=2)
+        rate[pols] = (rec[:, 0] == 1).mean()
+    se = 0.5 / np.sqrt(1000)
+    assert rate[("greedy", "greedy")] > rate[("random", "greedy")] + 5 * se
+    assert rate[("greedy", "random")] > rate[("greedy", "greedy")] + 5 * se
+
+
+def test_each_bundled_mission_renders_to_png(tmp_path) -> None:
+    from analyzer.games.degenesis.match.render import render_field
+
+    for name in C.bundled_missions():
+        out = render_field(name, tmp_path / f"{name}.png")
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_rollout_policy_is_deterministic_and_plays_missions() -> None:
+    """The rollout policy (common random numbers from the match generator): the same
+    records for 1 and 2 threads, every mission ended with a reason."""
+    sides = ENGINE.load_sides(*ENGINE.sample_sides(), None)
+    setup = ENGINE.prepare(sides.cards, sides.lists, policies=("rollout", "greedy"),
+                           options=check_match_options(ENGINE, {"rollouts": 2}),
+                           scenario="spider_hunt")  # fmt: skip
+    a, _ = run_records(ENGINE, setup, 24, seed=4, threads=1, check=True)
+    b, _ = run_records(ENGINE, setup, 24, seed=4, threads=2)
+    assert np.array_equal(a[:, :7], b[:, :7]) and a[:, 7].sum() == 0
+    assert set(np.unique(a[:, 0])) <= {1, 2}
+
+
+def test_difficulty_report_table_chart_and_fair_size(tmp_path) -> None:
+    from analyzer.games.degenesis.match import difficulty as D
+
+    result = D.difficulty_report(tmp_path, n=40, seed=5)
+    cells = result["cells"]
+    assert len(cells) == len(C.bundled_missions()) * 2 * 5  # 2 rosters, 5 force sizes
+    assert all(c.ci95[0] <= c.rate <= c.ci95[1] for c in cells)
+    assert (tmp_path / "difficulty.png").read_bytes()[:4] == b"\x89PNG"
+    assert "success [95% CI]" in (tmp_path / "difficulty.txt").read_text()
+    made = [D.Cell("m", "r", "h", u, s, 10) for u, s in ((2, 9), (4, 7), (6, 3), (8, 1))]
+    assert D.fair_size(made) == pytest.approx(4 + (0.7 - 0.5) / 0.4 * 2)
+    assert D.fair_size(made[:2]) is None
