@@ -123,7 +123,10 @@ class DaskExecutor:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
-                    silence_logs=logging.ERROR,
+                    # the workers' own logs (a heartbeat that fails while the cluster
+                    # shuts down on Ctrl-C prints a traceback at ERROR); task errors
+                    # still reach this process through the futures
+                    silence_logs=logging.CRITICAL,
                 )
             self.client = Client(self.cluster)
             self.address = str(self.cluster.scheduler_address)
