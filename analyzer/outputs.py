@@ -10,11 +10,12 @@ removes only those of processes that are gone (:func:`stale_temp_files`).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from analyzer.errors import AnalyzerError, InputError
 
@@ -97,6 +98,31 @@ def writable_dir(path: str | Path, option: str = "--out") -> Path:
     except OSError as err:
         raise OutputError(f"{option} {path}: cannot write there: {_describe(err)}") from None
     return path
+
+
+#: The lock file of a results folder.
+LOCK = ".lock"
+
+
+def lock_folder(root: Path) -> IO[bytes]:
+    """An exclusive lock on the results folder ``root``, held until the returned handle
+    is closed (released by the system if the process dies); a second run refuses with
+    one line naming the holder."""
+    handle = (root / LOCK).open("a+b")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        owner = handle.read().decode(errors="replace").strip() or "another process"
+        handle.close()
+        raise InputError(
+            f"{root} is in use by another run ({owner}); wait for it to finish "
+            "or give another --out"
+        ) from None
+    handle.truncate(0)
+    handle.write(f"pid {os.getpid()}".encode())
+    handle.flush()
+    return handle
 
 
 def _pid_alive(pid: int) -> bool:

@@ -16,7 +16,7 @@ import pytest
 
 from analyzer import outputs
 from analyzer.analysis import compare as cmp
-from analyzer.experiments.store import BlockStore, read_block
+from analyzer.experiments.store import BlockStore, checksum, read_block
 from tests.experiments.conftest import assert_same_table, d20_spec, serial
 from tests.test_reliability_inputs import one_line_error
 from tests.test_roll_contract import run_cli
@@ -77,6 +77,9 @@ def test_impossible_counts_are_rejected_on_read():
         read_block(_parquet_bytes([10, -1, 4, 10, 2, 2]))
     with pytest.raises(ValueError, match="one per column"):
         read_block(_parquet_bytes([10, 3]), KERNEL_COLUMNS)
+    assert read_block(good, KERNEL_COLUMNS, trials=20).tolist() == [10, 3, 4, 10, 2, 2]
+    with pytest.raises(ValueError, match="21 duels in a block of 20"):
+        read_block(_parquet_bytes([11, 3, 4, 10, 2, 2]), KERNEL_COLUMNS, trials=20)
 
 
 def test_manifest_entries_carry_a_checksum_and_the_columns(d20_spec, tmp_path):
@@ -86,6 +89,27 @@ def test_manifest_entries_carry_a_checksum_and_the_columns(d20_spec, tmp_path):
         entries = store.manifest()
     assert len(entries) == 64
     assert all(len(e["sha256"]) == 64 and e["columns"] for e in entries)
+    assert {e["trials"] for e in entries} == {512}  # the spec's block_size
+
+
+def test_a_block_whose_duels_miss_its_trials_is_recomputed(d20_spec, tmp_path):
+    """Edited counts with the checksum rewritten to match still fail the trials check."""
+    out = tmp_path / "out"
+    first = serial(d20_spec, out)
+    victim = _blocks(out)[0]
+    counts = read_block(victim.read_bytes()).tolist()
+    counts[0] += 1000
+    edited = _parquet_bytes(counts)
+    victim.write_bytes(edited)
+    manifest = out / "manifest.jsonl"
+    lines = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines()]
+    for entry in lines:
+        if entry["block"] == victim.stem:
+            entry["sha256"] = checksum(edited)
+    manifest.write_text("".join(json.dumps(e) + "\n" for e in lines), encoding="utf-8")
+    again = serial(d20_spec, out)
+    assert again.run.computed == 1
+    assert_same_table(first.results, again.results)
 
 
 # ------------------------------------------------------------------ 2: pair files
@@ -163,6 +187,23 @@ def test_a_second_run_on_the_same_folder_refuses_in_one_line(d20_spec, tmp_path,
     assert len(names) == len(set(names)) == 64
 
 
+def test_a_second_compare_on_the_same_folder_refuses_in_one_line(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    out.mkdir()
+    holder = outputs.lock_folder(out)
+    command = ["compare", "rapture", "--lists", *map(str, TWO_LISTS), "--matches", "4",
+               "--out", str(out)]  # fmt: skip
+    try:
+        code, _, err = run_cli(command, capsys)
+        one_line_error(code, err, f"{out} is in use by another run (pid {os.getpid()})")
+        assert not (out / "pairs").exists() or not list((out / "pairs").iterdir())
+    finally:
+        holder.close()
+    code, _, err = run_cli(command, capsys)
+    assert code == 0, err
+    assert len(list((out / "pairs").glob("*.json"))) == 1
+
+
 def test_only_temp_files_of_dead_processes_are_removed(tmp_path):
     blocks = tmp_path / "out" / "blocks"
     blocks.mkdir(parents=True)
@@ -209,6 +250,16 @@ def test_a_scheduler_without_workers_says_so_and_times_out(
     first, last = err.strip().splitlines()
     assert first.startswith(f"waiting for a Dask worker to join the scheduler at {address}")
     assert last.startswith("error: no Dask worker joined the scheduler")
+    assert not (tmp_path / "out").exists()  # no results folder left for a run that never ran
+
+
+def test_an_unreachable_scheduler_leaves_no_results_folder(d20_spec, tmp_path, capsys):
+    out = tmp_path / "out"
+    code, _, err = run_cli(
+        ["sweep", str(d20_spec), "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)], capsys
+    )
+    one_line_error(code, err, "cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert not out.exists()
 
 
 def test_a_lost_scheduler_is_one_error_with_the_resume_hint(monkeypatch):

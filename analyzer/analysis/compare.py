@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError
-from analyzer.outputs import atomic_write_json, write_table
+from analyzer.outputs import atomic_write_json, lock_folder, writable_dir, write_table
 from analyzer.stats import Z95, bradley_terry, wilson_interval
 
 ELO_PER_LOGIT = 400 / math.log(10)
@@ -250,6 +250,30 @@ def compare_lists(
 
     settings = {"code": code_hash(system), "matches": matches, "seed": seed, "policy": policy,
                 "scenario": scenario, "options": chosen}  # fmt: skip
+    lock = lock_folder(writable_dir(out_dir)) if out_dir is not None else None
+    try:
+        return _round_robin(system, files, names, units_path, run, settings, out_dir,
+                            progress, pairing, chosen, scenario)  # fmt: skip
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _round_robin(
+    system: str,
+    files: list[Path],
+    names: list[str],
+    units_path: Path,
+    run: dict[str, Any],
+    settings: dict[str, Any],
+    out_dir: str | Path | None,
+    progress: Callable[[int], None] | None,
+    pairing: Callable[[str], None] | None,
+    chosen: dict[str, Any],
+    scenario: str | None,
+) -> Comparison:
+    """Every pairing of ``files`` once, stored pairs reused (see :func:`compare_lists`)."""
+    matches, seed, policy = run["matches"], run["seed"], settings["policy"]
     store = Path(out_dir) / "pairs" if out_dir is not None else None
     k = len(files)
     wins = np.zeros((k, k))

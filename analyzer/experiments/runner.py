@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import platform
+import shutil
 import signal
 import threading
 import time
@@ -199,6 +200,7 @@ def execute(
     """
     if chunk is not None and chunk < 1:
         raise AnalyzerError(f"--chunk must be >= 1 (got {chunk})")
+    fresh = not Path(out_dir).exists()  # removed again if no executor ever started
     store = BlockStore(out_dir)
     run_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
     seed = plan.seed
@@ -304,7 +306,13 @@ def execute(
                 store.write(
                     block_id(job.task_hash, seed, b),
                     counts[k],
-                    {"task": job.task_hash, "index": b, "seed": seed, "run": run_id},
+                    {
+                        "task": job.task_hash,
+                        "index": b,
+                        "seed": seed,
+                        "run": run_id,
+                        "trials": getattr(job.task, "block_size", None),
+                    },
                     _columns(job.task, counts.shape[1]),
                 )
                 computed_now.add((job.task_hash, b))
@@ -355,6 +363,8 @@ def execute(
                     executor.close()
             finally:
                 store.close()
+                if fresh and executor is None:  # e.g. an unreachable scheduler
+                    shutil.rmtree(store.root, ignore_errors=True)
     if store.discarded:
         run.notes.append(f"discarded {store.discarded} torn block file(s) from an earlier crash")
     if store.corrupted:

@@ -23,25 +23,23 @@ manifest is repaired to list exactly the block files kept.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
-import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyzer.errors import InputError
 from analyzer.experiments.tasks import KERNEL_COLUMNS
 from analyzer.outputs import (
     OutputError,
     atomic_write_bytes,
     atomic_write_json,
+    lock_folder,
     stale_temp_files,
     writable_dir,
 )
@@ -49,7 +47,6 @@ from analyzer.outputs import (
 BLOCKS = "blocks"
 MANIFEST = "manifest.jsonl"
 SWEEP = "sweep.json"
-LOCK = ".lock"
 
 __all__ = ["BlockStore", "atomic_write_bytes", "atomic_write_json", "read_block"]
 
@@ -59,10 +56,13 @@ def checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_block(data: bytes, columns: Sequence[str] | None = None) -> np.ndarray:
+def read_block(
+    data: bytes, columns: Sequence[str] | None = None, trials: int | None = None
+) -> np.ndarray:
     """Counts of a block file's bytes; ValueError if they are not a block (torn, random
     bytes ending in ``PAR1``, no ``count`` column) or impossible counts: negative, another
-    number than ``columns`` (the manifest's, when it lists them), more wins than duels."""
+    number than ``columns`` (the manifest's, when it lists them), more wins than duels,
+    or duels that do not add up to the block's ``trials`` (the manifest's, when known)."""
     if len(data) < 12 or not data.endswith(b"PAR1"):
         raise ValueError("not a whole Parquet file")
     try:
@@ -76,27 +76,9 @@ def read_block(data: bytes, columns: Sequence[str] | None = None) -> np.ndarray:
         n, win_a, win_b = counts[0::3], counts[1::3], counts[2::3]  # per first-mover order
         if (win_a + win_b > n).any():
             raise ValueError("more wins than duels")
+        if trials is not None and int(n.sum()) != trials:
+            raise ValueError(f"{int(n.sum())} duels in a block of {trials}")
     return counts
-
-
-def _lock(root: Path) -> IO[bytes]:
-    """An exclusive lock on the results folder, held while the store is open (released
-    by the system if the process dies); a second run refuses with one line."""
-    handle = (root / LOCK).open("a+b")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.seek(0)
-        owner = handle.read().decode(errors="replace").strip() or "another process"
-        handle.close()
-        raise InputError(
-            f"{root} is in use by another run ({owner}); wait for it to finish "
-            "or give another --out"
-        ) from None
-    handle.truncate(0)
-    handle.write(f"pid {os.getpid()}".encode())
-    handle.flush()
-    return handle
 
 
 class BlockStore:
@@ -104,7 +86,7 @@ class BlockStore:
 
     def __init__(self, root: str | Path) -> None:
         self.root = writable_dir(root)
-        self._lock = _lock(self.root)
+        self._lock = lock_folder(self.root)
         self.blocks_dir = writable_dir(self.root / BLOCKS)
         self.manifest_path = self.root / MANIFEST
         self._cache: dict[str, np.ndarray] = {}
@@ -125,12 +107,15 @@ class BlockStore:
         entries = self.manifest()
         sums = {e["block"]: e.get("sha256") for e in entries}
         columns = {e["block"]: e.get("columns") for e in entries}
+        trials = {e["block"]: e.get("trials") for e in entries}
         for path in self.blocks_dir.glob("*.parquet"):
             data = path.read_bytes()
             try:
                 if sums.get(path.stem) not in (None, checksum(data)):
                     raise ValueError("checksum differs from the manifest's")
-                self._cache[path.stem] = read_block(data, columns.get(path.stem))
+                self._cache[path.stem] = read_block(
+                    data, columns.get(path.stem), trials.get(path.stem)
+                )
             except ValueError:
                 torn = not data.endswith(b"PAR1")
                 path.unlink(missing_ok=True)
