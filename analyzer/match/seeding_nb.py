@@ -2,9 +2,8 @@
 
 Match ``k`` of a block is seeded from the block's state words and ``k``'s index in the
 block through splitmix64, so its random stream depends only on (seed, block, index):
-the same for any thread count, piece size or trace replay.  The same function as the
-Rapture engine's ``match_nb.seed_match`` (which keeps its own copy so that its numba
-cache and its records stay exactly as they were).
+the same for any thread count, piece size or trace replay.  Every engine, Rapture's
+included, calls this one function.
 """
 
 from __future__ import annotations

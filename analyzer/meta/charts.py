@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -10,6 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 
 def weights_chart(table: pd.DataFrame, path: Path, title: str) -> Path:
@@ -46,3 +49,71 @@ def dynamics_chart(names: list[str], shares: np.ndarray, path: Path, title: str)
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def _save(fig: Any, ax: Any, path: Path, title: str) -> Path:
+    ax.set_title(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def interval_chart(labels: Iterable[str], values: ArrayLike, low: ArrayLike,
+                   high: ArrayLike, path: Path, title: str, xlabel: str,
+                   reference: float | None = None) -> Path:  # fmt: skip
+    """One horizontal bar per label with its 95% interval (and a dashed reference line)."""
+    v, lo, hi = np.asarray(values, float), np.asarray(low, float), np.asarray(high, float)
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(v) + 1.6))
+    y = np.arange(len(v))
+    ax.barh(y, v, xerr=[np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)], color="#4C72B0",
+            ecolor="black", capsize=4)  # fmt: skip
+    if reference is not None:
+        ax.axvline(reference, color="grey", linestyle="--")
+    ax.set_yticks(y, list(labels))
+    ax.set_xlabel(xlabel)
+    return _save(fig, ax, path, title)
+
+
+def before_after_chart(labels: Iterable[str], before: ArrayLike, after: ArrayLike,
+                       path: Path, title: str, xlabel: str,
+                       reference: float | None = None) -> Path:  # fmt: skip
+    """Paired horizontal bars: each label's value now and under the proposal."""
+    labels = list(labels)
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(labels) + 1.6))
+    y = np.arange(len(labels))
+    ax.barh(y - 0.2, before, height=0.4, color="#C44E52", label="now")
+    ax.barh(y + 0.2, after, height=0.4, color="#55A868", label="proposed")
+    if reference is not None:
+        ax.axvline(reference, color="grey", linestyle="--")
+    ax.set_yticks(y, list(labels))
+    ax.set_xlabel(xlabel)
+    ax.legend(fontsize="small")
+    return _save(fig, ax, path, title)
+
+
+def ratings_chart(names: Iterable[str], weak: ArrayLike, strong: ArrayLike,
+                  path: Path, title: str, policies: tuple[str, str]) -> Path:  # fmt: skip
+    """Each list's rating under the weak policy against its rating under the strong one."""
+    fig, ax = plt.subplots(figsize=(6.5, 5.5))
+    weak, strong = np.asarray(weak, float), np.asarray(strong, float)
+    ax.scatter(weak, strong, color="#4C72B0")
+    for n, x, y in zip(names, weak, strong):
+        ax.annotate(n, (x, y), fontsize="small", xytext=(3, 3), textcoords="offset points")
+    both = np.concatenate([weak, strong])
+    ax.plot([both.min(), both.max()], [both.min(), both.max()], "--", color="grey")
+    ax.set_xlabel(f"rating under {policies[0]} (log-odds)")
+    ax.set_ylabel(f"rating under {policies[1]} (log-odds)")
+    return _save(fig, ax, path, title)
+
+
+def balance_charts(out: Path, title: str, costs: pd.DataFrame, labels: Iterable[str],
+                   before: ArrayLike, after: ArrayLike, xlabel: str,
+                   reference: float) -> None:  # fmt: skip
+    """``balance``'s two charts: the costs now and proposed, and the criterion before/after."""
+    before_after_chart(list(costs["unit"]), list(costs["current_cost"]),
+                       list(costs["proposed_cost"]), out / "charts" / "balance_costs.png",
+                       f"{title}: point costs", "points")  # fmt: skip
+    before_after_chart(labels, before, after, out / "charts" / "balance_fairness.png",
+                       f"{title}: validation on fresh seeds", xlabel, reference)  # fmt: skip

@@ -379,6 +379,11 @@ def build_list_command(
         "seed": seed, "policy": policy, "top": table.to_dict("records"),
     }  # fmt: skip
     (out / "build.json").write_text(json.dumps(summary, indent=2, default=str), encoding="utf-8")
+    from analyzer.meta.charts import interval_chart
+
+    interval_chart(table["list"], table["score"], table["ci_low"], table["ci_high"],
+                   out / "charts" / "build_top.png", f"{system}: best lists found",
+                   "expected score against the field (bars: 95% CI)", 0.5)  # fmt: skip
     if output_format == "json":
         click.echo(json.dumps(summary, indent=2, default=str))
         return
@@ -437,22 +442,52 @@ class _match_bar:
 @click.command("balance", epilog=_examples(
     "analyzer balance rapture --lists configs/rapture/lists/*.yaml --matches 1000",
     "analyzer balance rapture --lists configs/rapture/lists/*.yaml --fewest-changes",
+    "analyzer balance heroscape --criterion duels --trials 5000 --granularity 5",
 ))  # fmt: skip
 @click.argument("system", metavar="SYSTEM")
+@click.option(
+    "--criterion",
+    type=click.Choice(("matches", "duels")),
+    default=None,
+    help="matches: every list of --lists scores 1/2 against the field; duels: every "
+    "unit's value per point (analyzer value) is the same (default: matches where the "
+    "system has a match engine, else duels)",
+)
 @click.option(
     "--lists",
     "lists",
     multiple=True,
-    required=True,
     type=click.Path(dir_okay=False),
-    help="the field's army list files (repeat --lists)",
+    help="matches: the field's army list files (repeat --lists)",
+)
+@click.option(
+    "--field",
+    "field_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="duels: opponents file, as analyzer value's (default: every other unit)",
+)
+@click.option("--trials", type=int, default=5000, show_default=True, help="duels: trials per duel")
+@click.option(
+    "--start", default="melee", show_default=True, help="duels: how a duel starts (as value's)"
+)
+@click.option(
+    "--resamples",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="duels: resamples of the duel scores behind the cost intervals",
 )
 @_UNITS
 @click.option(
     "--matches", type=int, default=1000, show_default=True, help="matches per pair and cost table"
 )
 @click.option(
-    "--iterations", type=int, default=20, show_default=True, help="steps of the fixed point"
+    "--iterations",
+    type=int,
+    default=20,
+    show_default=True,
+    help="matches: steps of the fixed point (duels iterate to convergence)",
 )
 @click.option(
     "--damping",
@@ -496,7 +531,12 @@ class _match_bar:
 @_FORMAT  # fmt: skip
 def balance_command(
     system: str,
+    criterion: str | None,
     lists: tuple[str, ...],
+    field_file: str | None,
+    trials: int,
+    start: str,
+    resamples: int,
     units_file: str | None,
     matches: int,
     iterations: int,
@@ -513,22 +553,39 @@ def balance_command(
     out_dir: str | None,
     output_format: str,
 ) -> None:
-    """Joint point costs of every unit of a field of lists (damped fixed point on common
-    random numbers): proposed costs with linearised 95% intervals, list scores and
-    their spread before and after, and a validation run on fresh seeds."""
+    """Joint point costs of every unit (damped fixed point on common random numbers):
+    by matches, every list of a field scores 1/2; by duels, every unit's value per
+    point is the same.  Proposed costs with 95% intervals, the spread before and after,
+    and a validation run on fresh seeds."""
     from analyzer.cli import _check_distinct, check_at_least, check_between
+    from analyzer.games import match_systems
     from analyzer.match.cli import announce_compile
     from analyzer.match.report import finite
     from analyzer.meta.balance import Field, balance
 
     _check_seed(seed)
-    check_between(matches, "--matches", 2)
-    check_between(iterations, "--iterations", 1, 1000)
     check_between(granularity, "--granularity", 1, 1000)
-    check_at_least(threads, "--threads", 1)
-    _check_distinct(lists)
     if not 0 < tolerance < 0.5:
         raise InputError(f"--tolerance must be between 0 and 0.5 (got {tolerance})")
+    criterion = criterion or ("matches" if system in match_systems() else "duels")
+    out = Path(out_dir) if out_dir else Path("reports") / f"balance-{system}"
+    if criterion == "duels":
+        if lists:
+            raise InputError("--lists is for --criterion matches (duels use --field)")
+        _balance_by_duels(
+            system, units_file, field_file, trials, start, first, match_opts, resamples,
+            seed, damping=damping, granularity=granularity, fewest_changes=fewest_changes,
+            tolerance=tolerance, max_factor=max_factor, out=out, output_format=output_format,
+        )  # fmt: skip
+        return
+    if field_file:
+        raise InputError("--field is for --criterion duels (matches use --lists)")
+    if len(lists) < 2:
+        raise InputError("balance --criterion matches needs at least two --lists")
+    check_between(matches, "--matches", 2)
+    check_between(iterations, "--iterations", 1, 1000)
+    check_at_least(threads, "--threads", 1)
+    _check_distinct(lists)
     arena = _arena(system, policy, first, match_opts, threads)
     cards, _ = arena.engine.load_cards(units_file)
     for p in lists:
@@ -542,14 +599,14 @@ def balance_command(
             granularity=granularity, fewest_changes=fewest_changes, tolerance=tolerance,
             max_factor=max_factor, status=status,
         )  # fmt: skip
-    out = Path(out_dir) if out_dir else Path("reports") / f"balance-{system}"
     out.mkdir(parents=True, exist_ok=True)
     costs, scores, history = result.cost_table(), result.list_table(), result.history_table()
     for label, table in (("costs", costs), ("lists", scores), ("history", history)):
         table.to_parquet(out / f"balance_{label}.parquet", index=False)
         table.to_csv(out / f"balance_{label}.csv", index=False)
     summary = {
-        "system": system, "matches_per_pair": matches, "seed": seed, "policy": policy,
+        "system": system, "criterion": "matches", "matches_per_pair": matches, "seed": seed,
+        "policy": policy,
         "damping": damping, "granularity": granularity, "fewest_changes": fewest_changes,
         "max_factor": max_factor,
         "matches": result.matches, "free": result.free,
@@ -562,6 +619,11 @@ def balance_command(
         "costs": costs.to_dict("records"), "lists": scores.to_dict("records"),
     }  # fmt: skip
     (out / "balance.json").write_text(json.dumps(finite(summary), indent=2), encoding="utf-8")
+    from analyzer.meta.charts import balance_charts
+
+    balance_charts(out, f"{system} balance by matches", costs, result.names,
+                   result.validation_current.scores, result.validation.scores,
+                   "list score against the field (1/2: fair)", 0.5)  # fmt: skip
     if output_format == "json":
         click.echo(json.dumps(finite(summary), indent=2))
         return
@@ -587,13 +649,117 @@ def balance_command(
                f"{result.validation.spread:.3f}")  # fmt: skip
 
 
+def _balance_by_duels(system: str, units_file: str | None, field_file: str | None, trials: int,
+                      start: str, first: str, rule_opts: tuple[str, ...], resamples: int,
+                      seed: int, *, out: Path, output_format: str, **settings: Any
+                      ) -> None:  # fmt: skip
+    """``balance --criterion duels``: value per point of every unit made equal."""
+    from analyzer.analysis.duel import load_units, parse_rule_options
+    from analyzer.analysis.value import load_field
+    from analyzer.cli import _duel_options, check_between
+    from analyzer.match.report import finite
+    from analyzer.meta.charts import balance_charts
+    from analyzer.meta.duel_balance import balance_duels, duel_field
+    from analyzer.progress import LazyBar
+    from analyzer.reporting.tables import render_rows
+
+    check_between(trials, "--trials", 2)
+    check_between(resamples, "--resamples", 0, 1_000_000)
+    # the match engines' default first mode is "rules"; a duel's default is "alternate"
+    options = _duel_options(start, "alternate" if first == "rules" else first, 12)
+    rules = parse_rule_options(rule_opts)
+    cards = load_units(system, units_file)
+    field = load_field(field_file, cards, system) if field_file else None
+    fields = []
+    for label, s in (("duels", seed), ("validation duels", seed + 1)):
+        with LazyBar("duel", desc=f"balance {system}: {label}") as bar:
+            fields.append(duel_field(system, cards, field, trials, s, options, rules, bar.step))
+    result = balance_duels(fields[0], fields[1], resamples=resamples, seed=seed, **settings)
+    out.mkdir(parents=True, exist_ok=True)
+    costs = result.cost_table()
+    costs.to_parquet(out / "balance_costs.parquet", index=False)
+    costs.to_csv(out / "balance_costs.csv", index=False)
+    summary = {
+        "system": system, "criterion": "duels", "trials": trials, "seed": seed,
+        "resamples": resamples, "field": field or "every other unit", "rule_options": rules,
+        **settings, **result.summary(),
+        "costs": costs.to_dict("records"),
+    }  # fmt: skip
+    (out / "balance.json").write_text(json.dumps(finite(summary), indent=2), encoding="utf-8")
+    v, w = result.validation_current, result.validation
+    balance_charts(
+        out,
+        f"{system} balance by duels",
+        costs,
+        result.field.units,
+        v.relative + 1,
+        w.relative + 1,
+        "value per point / median (1: fair)",
+        1.0,
+    )
+    if output_format == "json":
+        click.echo(json.dumps(finite(summary), indent=2))
+        return
+    click.echo(f"{system} joint balance of {len(result.field.units)} units by duels "
+               f"(value per point, {trials:,} trials per duel)")  # fmt: skip
+    click.echo(render_rows(
+        ["unit", "now", "proposed", "fair cost [95% CI]", "vpp/median now", "proposed"],
+        [[r["unit"], str(r["current_cost"]), str(r["proposed_cost"]),
+          f"{r['fair_cost']:.1f} [{r['ci_low']:.1f}, {r['ci_high']:.1f}]"
+          + (" (at --max-factor)" if r["at_bound"] else ""),
+          f"{r['misfit_current']:+.1%}", f"{r['misfit_proposed']:+.1%}"]
+         for r in costs.to_dict("records")],
+    ))  # fmt: skip
+    click.echo(
+        f"value per point, validation on fresh seeds: spread (SD / mean) {v.spread:.1%} "
+        f"-> {w.spread:.1%}; largest |vpp / median - 1| {v.worst:.1%} -> {w.worst:.1%}"
+    )
+    click.echo(f"tables and charts: {out}")
+
+
 @click.command("robustness", epilog=_examples(
     "analyzer robustness rapture --lists configs/rapture/lists/*.yaml --strong lookahead",
     "analyzer robustness rapture --weak-from reports/compare-rapture --strong-from DIR",
+    "analyzer robustness rapture --check value --trials 2000",
+    "analyzer robustness rapture --check fair-cost --unit Steve --field FIELD.yaml",
 ))  # fmt: skip
 @click.argument("system", metavar="SYSTEM")
+@click.option(
+    "--check",
+    type=click.Choice(("lists", "value", "fair-cost")),
+    default="lists",
+    show_default=True,
+    help="lists: compare/meta of --lists; value: analyzer value under two duel policies; "
+    "fair-cost: analyzer fair-cost by lists (--unit, --field) under --weak and --strong",
+)
 @_LISTS
 @_UNITS
+@click.option("--unit", default=None, help="fair-cost: the unit priced")
+@click.option(
+    "--field",
+    "field_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="fair-cost: field file naming army lists (as analyzer fair-cost's)",
+)
+@click.option(
+    "--trials",
+    type=int,
+    default=None,
+    help="value: duels per pairing (default 5,000); fair-cost: matches per pair (default 512)",
+)
+@click.option(
+    "--weak-opt",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="value: duel rule options of the weaker player (default: the system's, if any)",
+)
+@click.option(
+    "--strong-opt",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="value: duel rule options of the stronger player",
+)
 @click.option("--weak", default="greedy", show_default=True, help="the weaker policy")
 @click.option("--strong", default="lookahead", show_default=True, help="the stronger policy")
 @click.option(
@@ -650,8 +816,14 @@ def balance_command(
 @_FORMAT  # fmt: skip
 def robustness_command(
     system: str,
+    check: str,
     lists: tuple[str, ...],
     units_file: str | None,
+    unit: str | None,
+    field_file: str | None,
+    trials: int | None,
+    weak_opt: tuple[str, ...],
+    strong_opt: tuple[str, ...],
     weak: str,
     strong: str,
     matches: int,
@@ -678,11 +850,20 @@ def robustness_command(
     _check_seed(seed)
     check_between(resamples, "--resamples", 10, 1_000_000)
     check_between(ladder_matches, "--ladder-matches", 0)
+    out = Path(out_dir) if out_dir else Path("reports") / f"robustness-{system}"
+    if check == "value":
+        _value_robustness(system, units_file, trials or 5000, weak_opt, strong_opt, resamples,
+                          seed, out, output_format)  # fmt: skip
+        return
+    if check == "fair-cost":
+        _fair_cost_robustness(system, units_file, unit, field_file, trials or 512,
+                              (weak, strong), first, match_opts, seed, out,
+                              output_format)  # fmt: skip
+        return
     arena = _arena(system, weak, first, match_opts, threads)
     from analyzer.match.options import check_policy
 
     check_policy(arena.engine, strong)
-    out = Path(out_dir) if out_dir else Path("reports") / f"robustness-{system}"
     options = _match_options(first, match_opts)
     metas = []
     for policy, count, given in ((weak, matches, weak_from), (strong, strong_matches,
@@ -730,6 +911,15 @@ def robustness_command(
         summary["skill_score"] = {"value": skill, "se": skill_se}
     (out / "robustness.json").write_text(json.dumps(finite(summary), indent=2),
                                          encoding="utf-8")  # fmt: skip
+    from analyzer.meta.charts import interval_chart, ratings_chart
+
+    ratings_chart(table["list"], table[f"rating_{weak}"], table[f"rating_{strong}"],
+                  out / "charts" / "robustness_ratings.png",
+                  f"{system}: ratings under two policies", (weak, strong))  # fmt: skip
+    if ladder_matches:
+        interval_chart(lt["policy"], lt[f"score_vs_{weak}"], lt["ci_low"], lt["ci_high"],
+                       out / "charts" / "robustness_ladder.png", f"{system}: skill ladder",
+                       f"score as side A against {weak} (bars: 95% CI)", 0.5)  # fmt: skip
     if output_format == "json":
         click.echo(json.dumps(finite(summary), indent=2))
         return
@@ -750,3 +940,104 @@ def robustness_command(
         click.echo(f"skill ladder (side A's policy against {weak}, ± 95% CI): "
                    + "; ".join(steps))  # fmt: skip
         click.echo(f"skill score 1 - w_random / w_{strong} = {skill:.3f} ± {Z95 * skill_se:.3f}")
+
+
+def _write_json(path: Path, summary: dict[str, Any], output_format: str) -> None:
+    from analyzer.match.report import finite
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(finite(summary), indent=2), encoding="utf-8")
+    if output_format == "json":
+        click.echo(json.dumps(finite(summary), indent=2))
+
+
+def _value_robustness(system: str, units_file: str | None, trials: int,
+                      weak_opt: tuple[str, ...], strong_opt: tuple[str, ...], resamples: int,
+                      seed: int, out: Path, output_format: str) -> None:  # fmt: skip
+    """``robustness --check value``: value per point under two duel policies."""
+    from analyzer.analysis.duel import load_units, parse_rule_options
+    from analyzer.analysis.value import value_table
+    from analyzer.cli import check_between
+    from analyzer.duels import DuelOptions
+    from analyzer.meta.robustness import DUEL_POLICIES, policy_label, value_robustness
+    from analyzer.progress import LazyBar
+    from analyzer.reporting.tables import render_rows
+
+    check_between(trials, "--trials", 2)
+    given = (parse_rule_options(weak_opt), parse_rule_options(strong_opt))
+    policies = given if any(given) else DUEL_POLICIES.get(system)
+    path = out / "robustness_value.json"
+    if policies is None:
+        text = (f"{system}: analyzer value has no policy dependence: its duels follow the "
+                "fixed decision rules of the duel model (no AI policy, no decision option); "
+                "not rerun")  # fmt: skip
+        _write_json(path, {"system": system, "check": "value", "policy_dependence": False,
+                           "message": text}, output_format)  # fmt: skip
+        if output_format != "json":
+            click.echo(text)
+        return
+    cards = load_units(system, units_file)
+    tables = []
+    for rules in policies:
+        with LazyBar("duel", desc=f"value {system} ({policy_label(rules)})") as bar:
+            tables.append(value_table(system, cards, None, trials, seed, DuelOptions(),
+                                      bar.step, rules))  # fmt: skip
+    labels = (policy_label(policies[0]), policy_label(policies[1]))
+    result = value_robustness((tables[0], tables[1]), cards, labels, resamples, seed)
+    table = result.table().rename(columns={"list": "unit"})
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "robustness_value.csv", index=False)
+    summary = {"system": system, "check": "value", "policy_dependence": True,
+               "policies": list(labels), "trials": trials, "seed": seed,
+               "kendall_tau": result.tau, "kendall_tau_ci95": list(result.tau_ci),
+               "flips": result.flips, "units": table.to_dict("records")}  # fmt: skip
+    _write_json(path, summary, output_format)
+    if output_format == "json":
+        return
+    lo, hi = result.tau_ci
+    click.echo(f"{system} value per point under {labels[0]} and {labels[1]}: Kendall tau "
+               f"{result.tau:+.2f} (95% interval {lo:+.2f} to {hi:+.2f}); cost verdicts that "
+               f"flip: {', '.join(result.flips) or 'none'}")  # fmt: skip
+    cells = [[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row]
+             for row in table.itertuples(index=False)]  # fmt: skip
+    click.echo(render_rows([c.replace("rating_", "vpp ") for c in table.columns], cells))
+
+
+def _fair_cost_robustness(system: str, units_file: str | None, unit: str | None,
+                          field_file: str | None, trials: int, policies: tuple[str, str],
+                          first: str, match_opts: tuple[str, ...], seed: int, out: Path,
+                          output_format: str) -> None:  # fmt: skip
+    """``robustness --check fair-cost``: ``analyzer fair-cost`` by lists under two policies."""
+    from analyzer.analysis.duel import parse_rule_options
+    from analyzer.analysis.value import field_lists
+    from analyzer.cli import check_between
+    from analyzer.experiments.fair_cost import fair_cost
+    from analyzer.meta.robustness import cost_verdict
+
+    check_between(trials, "--trials", 2)
+    if unit is None or field_file is None:
+        raise InputError("--check fair-cost needs --unit and --field (a field file of lists)")
+    if not field_lists(field_file, system):
+        raise InputError(f"{field_file}: names no army lists (--check fair-cost is by lists)")
+    options = {**({"first": first} if first != "rules" else {}), **parse_rule_options(match_opts)}
+    rows = []
+    for policy in policies:
+        r = fair_cost(system, unit, field_file, units_file, trials=trials, seed=seed,
+                      options=options, policy=policy, out_dir=out / f"fair-cost-{policy}",
+                      workers=0)  # fmt: skip
+        rows.append({"policy": policy, "current_cost": r.current_cost,
+                     "fair_cost": r.fair_cost, "ci_low": r.ci_low, "ci_high": r.ci_high,
+                     "verdict": cost_verdict(r.current_cost, r.ci_low, r.ci_high)})  # fmt: skip
+    flips = rows[0]["verdict"] != rows[1]["verdict"]
+    summary = {"system": system, "check": "fair-cost", "unit": unit, "field": field_file,
+               "trials": trials, "seed": seed, "policies": list(policies), "rows": rows,
+               "verdict_flips": flips}  # fmt: skip
+    _write_json(out / "robustness_fair_cost.json", summary, output_format)
+    if output_format == "json":
+        return
+    for row in rows:
+        click.echo(f"{unit} under {row['policy']}: fair cost {row['fair_cost']:.1f} (95% CI "
+                   f"{row['ci_low']:.1f} to {row['ci_high']:.1f}), costs "
+                   f"{row['current_cost']}: {row['verdict']}")  # fmt: skip
+    click.echo(f"the verdict {'flips' if flips else 'survives'} between {policies[0]} and "
+               f"{policies[1]}")  # fmt: skip

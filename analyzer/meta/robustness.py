@@ -146,3 +146,47 @@ def skill_ladder(
         scores.append(float(played.mean()))
         ses.append(float(played.std(ddof=1) / np.sqrt(len(played))))
     return Ladder(reference, list(policies), scores, ses, matches)
+
+
+#: Duel decision rules that act as a weaker and a stronger player in ``value``'s duels
+#: (duel rule options).  Rapture's defender picks its reaction: always dodge, or the
+#: reaction of the highest exact expected wound swing per RP ("per-rp", the default).
+#: The other systems' duels follow fixed rules: ``value`` has no policy to vary there.
+DUEL_POLICIES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "rapture": ({"reaction": "dodge"}, {"reaction": "per-rp"}),
+}
+
+
+def policy_label(options: dict[str, Any]) -> str:
+    """``{"reaction": "dodge"}`` -> ``"reaction=dodge"``."""
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+
+
+def cost_verdict(current: float, low: float, high: float) -> str:
+    """Over- or undercosted when the current cost is outside the fair cost's 95% CI."""
+    return "overcosted" if current > high else "undercosted" if current < low else "fair"
+
+
+def value_robustness(tables: tuple[pd.DataFrame, pd.DataFrame], cards: dict[str, Any],
+                     labels: tuple[str, str], resamples: int, seed: int
+                     ) -> Robustness:  # fmt: skip
+    """``value`` under two duel policies: Kendall tau of the value-per-point rankings (95%
+    interval: each unit's value per point redrawn from its normal, both tables), and each
+    unit's verdict (its cost against its fair cost's 95% CI) under both."""
+    from analyzer.analysis.value import unit_summary
+
+    weak, strong = (unit_summary(t, cards).sort_index() for t in tables)
+    rng = np.random.default_rng(seed)
+    vpp = [s["value_per_point"].to_numpy() for s in (weak, strong)]
+    se = [s["value_per_point_se"].to_numpy() for s in (weak, strong)]
+    taus = [kendall_tau(vpp[0] + se[0] * rng.standard_normal(len(vpp[0])),
+                        vpp[1] + se[1] * rng.standard_normal(len(vpp[1])))
+            for _ in range(resamples)]  # fmt: skip
+    lo, hi = np.quantile(taus, [0.025, 0.975])
+    verdict = tuple(
+        [cost_verdict(p, f - Z95 * e, f + Z95 * e)
+         for p, f, e in zip(s["points"], s["fair_cost"], s["fair_cost_se"])]
+        for s in (weak, strong)
+    )  # fmt: skip
+    return Robustness(list(weak.index), labels, (vpp[0], vpp[1]), kendall_tau(vpp[0], vpp[1]),
+                      (float(lo), float(hi)), (verdict[0], verdict[1]))  # fmt: skip

@@ -494,6 +494,17 @@ CAPTIONS = {
     "heatmap_*": "The headline quantity over two swept parameters (one cell per variation).",
     "lines_*": "The headline quantity along one swept parameter, one line per value of the "
     "other; error bars: 95% CI.",
+    "meta_weights": "Max-entropy Nash weight of each list; bars: 2.5-97.5% of the posterior "
+    "resamples.",
+    "meta_dynamics": "Replicator dynamics from a uniform field: each list's share by generation.",
+    "build_top": "Best lists found: expected score against the field; error bars: 95% CI.",
+    "balance_costs": "Point costs now (red) and proposed (green).",
+    "balance_fairness": "The balance criterion now and under the proposed costs, on fresh "
+    "seeds (dashed: fair).",
+    "robustness_ratings": "Each list's rating under the weak policy (x) and the strong one "
+    "(y); on the dashed line the two agree.",
+    "robustness_ladder": "Skill ladder: score of each policy as side A against the weak "
+    "policy; error bars: 95% CI.",
 }
 
 
@@ -529,9 +540,9 @@ def build_report(folder: str | Path) -> Report:
     _fair_cost_section(folder, report)
     _compare_section(folder, report)
     _match_section(folder, report)
-    from analyzer.reporting.meta_report import meta_section
+    from analyzer.reporting.meta_report import meta_sections
 
-    meta_section(folder, report)
+    meta_sections(folder, report)
     _charts(folder, report)
     if not report.sections and not report.charts:
         raise InputError(

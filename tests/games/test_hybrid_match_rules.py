@@ -521,7 +521,20 @@ def test_a_round_activates_every_living_warrior_once(files) -> None:
     assert sum(ln.startswith("- ") for ln in lines) == 11
 
 
-def test_greedy_beats_random_and_strong_is_at_least_greedy_on_mirror_lists() -> None:
+def test_strong_with_one_plan_plays_exactly_as_greedy(files) -> None:
+    """``lookahead_k=1`` leaves the strong policy greedy's plan alone (no rollout, no draw
+    from the match generator): the same records as greedy, plan for plan."""
+    greedy = setup_with(files, policies=("greedy", "greedy"))
+    strong = setup_with(files, policies=("strong", "greedy"), lookahead_k=1)
+    a, ua = run_records(ENGINE, greedy, 40, seed=8, threads=1)
+    b, ub = run_records(ENGINE, strong, 40, seed=8, threads=1)
+    assert np.array_equal(a, b) and np.array_equal(ua, ub)
+    tried = setup_with(files, policies=("strong", "greedy"), lookahead_k=3, lookahead_margin=0)
+    c, _ = run_records(ENGINE, tried, 40, seed=8, threads=1)
+    assert not np.array_equal(a, c)  # with rollouts and no margin it does leave greedy
+
+
+def test_greedy_beats_random_on_mirror_lists() -> None:
     """Policy strength on the sample Griffin mirror (a regression floor, 5-SE margins)."""
     from analyzer.match import prepare
 

@@ -25,14 +25,15 @@ LISTS = [
 #: default movement reading became ``base_counts=false`` and retreats/escapes got their
 #: printed distances, again when deployment moved into each side's own frame, and again
 #: when moves passed through their own unit's models and went around allied ones, and
-#: again when a squad's attack stayed on its target unit (issue 15 item 4).
+#: again when a squad's attack stayed on its target unit (issue 15 item 4), and for
+#: greedy and lookahead when greedy got its VP cap, tempo, water and threat 0.15 (issue 15 AI).
 DIGESTS = {
     ("random", None, 300): "104a7aeea334f5af",
     ("random", "crossroads", 300): "bc23767b28153df4",
-    ("greedy", None, 300): "faa5aa1eb1714019",
-    ("greedy", "crossroads", 300): "0c0c781179e4769c",
-    ("lookahead", None, 24): "d1593c59adacd148",
-    ("lookahead", "crossroads", 24): "cd5692605fa46f67",
+    ("greedy", None, 300): "f2df934ec6868f8b",
+    ("greedy", "crossroads", 300): "d9d5489a988f71f9",
+    ("lookahead", None, 24): "91d9257816c0f77a",
+    ("lookahead", "crossroads", 24): "c27752b27cf6e2b2",
 }
 
 

@@ -11,6 +11,7 @@ import yaml
 from analyzer.meta.arena import Arena
 from analyzer.meta.balance import Field, balance, round_to
 from tests.meta import stand_in
+from tests.meta.report_check import rendered
 
 LISTS = [["Chronos SU"], ["Genetic SU"], ["Telepath"], ["Telekinesist"], ["Maïnomaï"],
          ["Avatara Hallucination"], ["Trooper"], ["Brute"], ["Trooper", "Brute"],
@@ -95,6 +96,14 @@ def test_cli(monkeypatch, tmp_path, capsys):
     for name in ("balance_costs.parquet", "balance_lists.csv", "balance_history.csv",
                  "balance.json"):  # fmt: skip
         assert (out / name).exists()
+    rendered(
+        out,
+        "Joint balance of d20 by matches",
+        "On fresh seeds the spread of the list",
+        "Proposed point costs",
+        "List scores against the field",
+        charts=("balance_costs", "balance_fairness"),
+    )
     with pytest.raises(SystemExit) as exit_info:
         main(["balance", "d20", "--lists", str(paths[0]), "--lists", str(paths[0])])
     assert exit_info.value.code == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from analyzer.meta.arena import Arena
 from analyzer.meta.build import build_list, card_points, enumerate_keys, key_points
 from tests.meta import stand_in
+from tests.meta.report_check import rendered
 
 REPO = Path(__file__).resolve().parents[2]
 D20 = REPO / "configs" / "d20" / "lists"
@@ -97,6 +99,15 @@ def test_cli_counter_and_outputs(monkeypatch, tmp_path, capsys):
     cards, _ = stand_in.ENGINE.load_cards(None)
     built = stand_in.ENGINE.load_list(out / "best_list.yaml", cards)
     assert stand_in.cost(cards, built) <= 100
+    best = json.loads((out / "build.json").read_text())["top"][0]
+    rendered(
+        out,
+        "List builder (d20, at most 100 points)",
+        f"The best list found is {best['list']}",
+        "Best lists (score against the field",
+        "matches spent",
+        charts=("build_top",),
+    )
 
 
 @pytest.mark.parametrize(

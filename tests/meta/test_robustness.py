@@ -11,6 +11,7 @@ import pytest
 from analyzer.meta.analysis import PairCounts, analyze_meta
 from analyzer.meta.robustness import compare_policies, kendall_tau, skill_ladder, verdicts
 from tests.experiments import fake_match
+from tests.meta.report_check import rendered
 
 REPO = Path(__file__).resolve().parents[2]
 D20_LISTS = sorted((REPO / "configs" / "d20" / "lists").glob("*.yaml"))
@@ -87,6 +88,76 @@ def test_cli(monkeypatch, tmp_path, capsys):
     data = json.loads((out / "robustness.json").read_text())
     assert data["policies"] == ["random", "greedy"] and "skill_score" in data
     assert (out / "meta-greedy" / "meta.json").exists()
+    rendered(
+        out,
+        "Robustness of d20 under random and greedy",
+        "Kendall tau",
+        "Skill score",
+        "Skill ladder (side A's policy against random",
+        "verdict greedy",
+        charts=("robustness_ratings", "robustness_ladder"),
+    )
     with pytest.raises(SystemExit):
         main(["robustness", "d20", "--strong", "bogus", "--lists", str(D20_LISTS[0])])
     assert "bogus" in capsys.readouterr().err
+
+
+def test_value_without_a_duel_policy_says_so(tmp_path, capsys):
+    from analyzer.cli import main
+
+    main(["robustness", "d20", "--check", "value", "--out", str(tmp_path)])
+    assert "no policy dependence" in capsys.readouterr().out
+    data = json.loads((tmp_path / "robustness_value.json").read_text())
+    assert data["policy_dependence"] is False
+    assert rendered(tmp_path, "no policy dependence")
+
+
+def test_value_under_two_duel_rules(tmp_path, capsys):
+    from analyzer.cli import main
+
+    main(["robustness", "d20", "--check", "value", "--trials", "300", "--weak-opt",
+          "shoot_in_hth=false", "--strong-opt", "shoot_in_hth=true", "--out",
+          str(tmp_path)])  # fmt: skip
+    assert "Kendall tau" in capsys.readouterr().out
+    data = json.loads((tmp_path / "robustness_value.json").read_text())
+    lo, hi = data["kendall_tau_ci95"]
+    assert -1 <= lo <= hi <= 1 and data["policies"] == ["shoot_in_hth=False", "shoot_in_hth=True"]
+    assert len(data["units"]) >= 2
+    rendered(tmp_path, "value per point under shoot_in_hth=False and under shoot_in_hth=True")
+
+
+def test_value_robustness_of_identical_tables_is_perfect():
+    from analyzer.analysis.duel import load_units
+    from analyzer.analysis.value import value_table
+    from analyzer.meta.robustness import value_robustness
+
+    cards = load_units("d20")
+    table = value_table("d20", cards, None, 200, 5)
+    result = value_robustness((table, table), cards, ("a", "b"), 100, 1)
+    assert result.tau == pytest.approx(1.0) and result.flips == []
+    assert result.tau_ci[1] == pytest.approx(1.0)
+
+
+def test_fair_cost_under_two_policies(monkeypatch, tmp_path, capsys):
+    from analyzer.cli import main
+
+    fake_match.plug_in(monkeypatch)
+    field = tmp_path / "field.yaml"
+    field.write_text("system: d20\nlists: [configs/d20/lists/trooper_section.yaml, "
+                     "configs/d20/lists/genetic_hunters.yaml]\n")  # fmt: skip
+    out = tmp_path / "rob"
+    main(["robustness", "d20", "--check", "fair-cost", "--unit", "Trooper", "--field",
+          str(field), "--weak", "random", "--strong", "greedy", "--trials", "512",
+          "--opt", "cheap_wins=1", "--out", str(out)])  # fmt: skip
+    text = capsys.readouterr().out
+    assert "Trooper under random" in text and "the verdict survives" in text
+    data = json.loads((out / "robustness_fair_cost.json").read_text())
+    weak, strong = data["rows"]
+    # cheap_wins: the policy does not enter the stand-in, so both searches agree exactly
+    assert weak["fair_cost"] == strong["fair_cost"] and data["verdict_flips"] is False
+    assert weak["ci_low"] < weak["fair_cost"] < weak["ci_high"]
+    rendered(out, "Trooper", "survives")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["robustness", "d20", "--check", "fair-cost", "--unit", "Trooper"])
+    assert exit_info.value.code == 2
+    assert "needs --unit and --field" in capsys.readouterr().err

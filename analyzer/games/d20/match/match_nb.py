@@ -305,6 +305,14 @@ def crosses(ax, ay, bx, by, cx, cy, dx, dy):
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
+@njit((f8, f8, f8), cache=True)
+def overlaps(dx, dy, lim):
+    """``hypot(dx, dy) < lim``, without ``hypot`` when a coordinate alone reaches ``lim``."""
+    if abs(dx) >= lim or abs(dy) >= lim:
+        return False
+    return math.hypot(dx, dy) < lim
+
+
 @njit((F2, F2, i8, i8), cache=True)
 def gap(fr, p, i, j):
     """Edge-to-edge distance of two stands (Reach is measured edge to edge: "Field of vision")."""
@@ -315,6 +323,11 @@ def gap(fr, p, i, j):
 
 @njit((F2, F2, i8, i8), cache=True)
 def in_contact(fr, p, i, j):
+    """Stands within ``CONTACT``; the larger coordinate difference decides most pairs
+    without ``hypot`` (hypot >= it, and the subtractions keep the order: same answer)."""
+    far = max(abs(p[i, P_X] - p[j, P_X]), abs(p[i, P_Y] - p[j, P_Y]))
+    if far - fr[i, R_RADIUS] - fr[j, R_RADIUS] > CONTACT:
+        return False
     return gap(fr, p, i, j) <= CONTACT
 
 
@@ -341,7 +354,7 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """
     rt = fr[it, R_RADIUS]
     ht = fr[it, R_HEIGHT]
-    d = math.hypot(tx - ax, ty - ay)
+    d = -1.0  # the axis' length, computed when a cover needs it
     cover = 0
     for k in range(int(sc[S_NTER])):
         kind = ter[k, 6]
@@ -354,6 +367,8 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
             continue
         if ter[k, 4] > ht:
             return -1
+        if d < 0.0:
+            d = math.hypot(tx - ax, ty - ay)
         if (1.0 - tout) * d <= sc[S_COVER_DIST] + rt:
             c = int(ter[k, 5])
             if c > cover:
@@ -702,7 +717,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
         ok = True
         for m in range(fi.shape[0]):
             if m != i and s[m, S_ALIVE] == 1:
-                if math.hypot(x - p[m, P_X], y - p[m, P_Y]) < r + fr[m, R_RADIUS] - 1e-6:
+                if overlaps(x - p[m, P_X], y - p[m, P_Y], r + fr[m, R_RADIUS] - 1e-6):
                     ok = False
                     break
         if ok or t <= 0.0:
@@ -771,6 +786,14 @@ def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, m
                     shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, q, i, False, 4)
 
 
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, f8, b1), cache=True)
+def move_along(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, ux, uy, dist, budget, react):
+    """A normal move of ``i`` ``dist`` cm along the unit direction (ux, uy) (``do_move``)."""
+    tx = p[i, P_X] + ux * dist
+    ty = p[i, P_Y] + uy * dist
+    do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, M_NORMAL, react)
+
+
 # =========================================================== greedy evaluation
 @njit((I2, F1, i8, i8), cache=True)
 def hth_better(fi, ecp, i, j):
@@ -783,6 +806,18 @@ def hth_better(fi, ecp, i, j):
     return hv > gv
 
 
+@njit((I2, F1, I2, i8, i8, i8, i8, f8), cache=True)
+def gun_threat(fi, ecp, s, j, i, cov, watch, dist):
+    """Expected CP of the best shot of ``j``'s guns with Reach >= ``dist`` at ``i`` behind
+    ``cov`` (watchful: +``watch`` PD; "3.2 Shots", "Cover")."""
+    best = 0.0
+    for w in range(fi[j, F_NGUN]):
+        if fi[j, F_GUN + 3 * w] >= dist:
+            m = fi[j, F_SHOT] + fi[j, F_DEX] + fi[j, F_GUN + 3 * w + 1]
+            best = max(best, exp_cp(ecp, m - fi[i, F_PD] - cov - watch, s[i, S_CP]))
+    return best
+
+
 @njit((I2, F2, F2, F1, F1, F2, I2, i8, f8, f8, i8), cache=True)
 def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     """Expected CP the enemies could shoot into ``i`` at (x, y) from where they stand."""
@@ -791,18 +826,18 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
             continue
-        d = math.hypot(x - p[j, P_X], y - p[j, P_Y]) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
-        if d > max_reach(fi, j, False):
+        rj = max_reach(fi, j, False)
+        dx = x - p[j, P_X]
+        dy = y - p[j, P_Y]
+        if max(abs(dx), abs(dy)) - fr[i, R_RADIUS] - fr[j, R_RADIUS] > rj:
+            continue  # out of Reach already by one coordinate (hypot is never smaller)
+        d = math.hypot(dx, dy) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
+        if d > rj:
             continue
         cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
         if cov < 0:
             continue
-        best = 0.0
-        for w in range(fi[j, F_NGUN]):
-            if fi[j, F_GUN + 3 * w] >= d:
-                m = fi[j, F_SHOT] + fi[j, F_DEX] + fi[j, F_GUN + 3 * w + 1]
-                best = max(best, exp_cp(ecp, m - fi[i, F_PD] - cov - watch, s[i, S_CP]))
-        t += best
+        t += gun_threat(fi, ecp, s, j, i, cov, watch, d)
     return t
 
 
@@ -870,10 +905,7 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
             mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
             threat += 0.7 * exp_cp(ecp, mj, s[i, S_CP])
         elif cov >= 0 and d <= rj + 0.5 * mvj:
-            best = 0.0
-            for w in range(fi[j, F_NGUN]):
-                m = fi[j, F_SHOT] + fi[j, F_DEX] + fi[j, F_GUN + 3 * w + 1]
-                best = max(best, exp_cp(ecp, m - fi[i, F_PD] - cov - watch, s[i, S_CP]))
+            best = gun_threat(fi, ecp, s, j, i, cov, watch, -BIG)
             threat += best * (1.0 if d <= rj else 0.6)
     v = off + ready_off - tw * threat
     if off <= 0.0 and near < BIG:
@@ -1117,7 +1149,7 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
                 qy = min(max(y, e1), e3)
                 if e0 < x < e2 and e1 < y < e3:
                     continue
-            if math.hypot(qx - x, qy - y) > lim:
+            if abs(qx - x) > lim or abs(qy - y) > lim or math.hypot(qx - x, qy - y) > lim:
                 continue
             wx, wy, _, _ = walk(fi, fr, ter, sc, p, s, i, qx, qy, lim)
             if math.hypot(wx - qx, wy - qy) > 0.05:
@@ -1167,25 +1199,8 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
             dl = math.hypot(dx, dy)
             st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
             s[i, S_MODE] = M_NORMAL
-            do_move(
-                fi,
-                fr,
-                ter,
-                sc,
-                op,
-                ecp,
-                p,
-                s,
-                g,
-                dc,
-                rng,
-                ev,
-                i,
-                p[i, P_X] + dx / dl * st,
-                p[i, P_Y] + dy / dl * st,
-                mv,
-                M_NORMAL,
-                True,
+            move_along(
+                fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, dx / dl, dy / dl, st, mv, True
             )
         return
     n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
@@ -1328,25 +1343,8 @@ def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_en
     dl = max(math.hypot(dx, dy), 1e-9)
     mv = float(fi[i, F_MOVE])
     budget = mv + 5.0 if kind == 0 else 0.5 * mv
-    do_move(
-        fi,
-        fr,
-        ter,
-        sc,
-        op,
-        ecp,
-        p,
-        s,
-        g,
-        dc,
-        rng,
-        ev,
-        i,
-        p[i, P_X] + dx / dl * budget,
-        p[i, P_Y] + dy / dl * budget,
-        budget,
-        M_NORMAL,
-        False,
+    move_along(
+        fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, dx / dl, dy / dl, budget, budget, False
     )
     s[i, S_DONE] = 1
     if kind == 1:
@@ -1692,7 +1690,7 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
                         ok = False
             for m in range(fi.shape[0]):
                 if m != i and s[m, S_ALIVE] == 1:
-                    if math.hypot(x - p[m, P_X], y - p[m, P_Y]) < r + fr[m, R_RADIUS] + 0.5:
+                    if overlaps(x - p[m, P_X], y - p[m, P_Y], r + fr[m, R_RADIUS] + 0.5):
                         ok = False
             if ok:
                 break

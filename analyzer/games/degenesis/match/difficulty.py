@@ -2,15 +2,21 @@
 a table and a chart, and the "fair" HOSTILE force size (the fair-cost form of a
 co-operative game: the number of HOSTILE units at which a ROSTER succeeds 50% of the time).
 
-Run: ``python -m analyzer.games.degenesis.match.difficulty OUT_DIR [MATCHES]`` (the bundled
-missions, rosters and hostile forces).  Every cell uses the same seed (common random
-numbers).  The force of size k is the first k units of the HOSTILE list (its
-CHAMPIONS first, then the others in list order); the fair size is interpolated
-linearly where the success rate crosses 50% (``None`` when it never does).
+Run: ``python -m analyzer.games.degenesis.match.difficulty OUT_DIR [--matches N]
+[--seed S] [--mission M ...] [--roster R.yaml ...] [--hostile H.yaml] [--step K]``
+(default: the bundled missions, rosters and hostile forces).  Every cell uses the same
+seed (common random numbers).  The force of size k is the first k units of the HOSTILE
+list (its CHAMPIONS first, then the others in list order); the fair size is
+interpolated linearly where the success rate crosses 50% (``None`` when it never does),
+its 95% CI where the cells' pointwise 95% Wilson bounds cross 50% (open-ended, ``None``,
+when a bound never does within the sizes played).  Writes ``difficulty.txt``,
+``difficulty.png`` and ``difficulty.json``.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from dataclasses import dataclass
 from itertools import pairwise
@@ -66,13 +72,25 @@ def truncated(hostile: Any, k: int, cards: Any) -> Any:
     return hostile.model_copy(update={"units": entries, "name": f"{hostile.name} ({k} units)"})
 
 
+def crossing(points: list[tuple[int, float]]) -> float | None:
+    """The first size where ``value`` falls from >= 50% to below it (linear interpolation)."""
+    for (ua, a), (ub, b) in pairwise(sorted(points)):
+        if a >= 0.5 > b:
+            return ua + (a - 0.5) / (a - b) * (ub - ua)
+    return None
+
+
 def fair_size(cells: list[Cell]) -> float | None:
     """The force size where the success rate crosses 50% (linear interpolation)."""
-    cells = sorted(cells, key=lambda c: c.units)
-    for a, b in pairwise(cells):
-        if a.rate >= 0.5 > b.rate:
-            return a.units + (a.rate - 0.5) / (a.rate - b.rate) * (b.units - a.units)
-    return None
+    return crossing([(c.units, c.rate) for c in cells])
+
+
+def fair_size_ci(cells: list[Cell]) -> tuple[float | None, float | None]:
+    """95% CI of the fair size: where the lower and the upper pointwise Wilson bounds of
+    the success rate cross 50% (``None``: that bound does not cross within the sizes)."""
+    low = crossing([(c.units, c.ci95[0]) for c in cells])
+    high = crossing([(c.units, c.ci95[1]) for c in cells])
+    return low, high
 
 
 def table(cells: list[Cell]) -> str:
@@ -111,32 +129,78 @@ def chart(cells: list[Cell], out: Path) -> Path:
     return out
 
 
-def difficulty_report(out_dir: Path, n: int = 400, seed: int = 2026) -> dict[str, Any]:
-    """The bundled rosters x missions against growing slices of the bundled HOSTILE force."""
+def difficulty_report(
+    out_dir: Path,
+    n: int = 400,
+    seed: int = 2026,
+    missions: list[str] | None = None,
+    rosters: list[Path] | None = None,
+    hostile: Path | None = None,
+    step: int = 2,
+) -> dict[str, Any]:
+    """Rosters x missions (default: all bundled) against growing slices (``step`` units
+    apart) of a HOSTILE force (default: the sample one)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     cards, _ = ENGINE.load_cards(None)
     lists = system_config("degenesis", "lists")
-    rosters = [ENGINE.load_list(p, cards) for p in sorted(lists.glob("*roster*.yaml"))]
-    hostile = ENGINE.load_list(ENGINE.sample_sides()[1], cards)
-    total = sum(e.count for e in hostile.units)
+    roster_files = rosters or sorted(lists.glob("*roster*.yaml"))
+    roster_lists = [ENGINE.load_list(p, cards) for p in roster_files]
+    force = ENGINE.load_list(hostile or ENGINE.sample_sides()[1], cards)
+    total = sum(e.count for e in force.units)
     cells = []
-    fair: dict[str, float | None] = {}
-    for mission in C.bundled_missions():
-        for roster in rosters:
-            own = []
-            for k in range(2, total + 1, 2):
-                own.append(
-                    success_cell(cards, roster, truncated(hostile, k, cards), mission, n, seed)
-                )
+    fair: dict[str, dict[str, Any]] = {}
+    for mission in missions or C.bundled_missions():
+        for roster in roster_lists:
+            own = [
+                success_cell(cards, roster, truncated(force, k, cards), mission, n, seed)
+                for k in range(step, total + 1, step)
+            ]
             cells += own
-            fair[f"{mission} / {roster.name}"] = fair_size(own)
-    (out_dir / "difficulty.txt").write_text(table(cells) + "\n")
+            fair[f"{mission} / {roster.name}"] = {
+                "fair_size": fair_size(own),
+                "ci95": list(fair_size_ci(own)),
+            }
+    (out_dir / "difficulty.txt").write_text(table(cells) + "\n" + fair_lines(fair) + "\n")
     chart(cells, out_dir / "difficulty.png")
+    rows = [{**c.__dict__, "rate": c.rate, "ci95": list(c.ci95)} for c in cells]
+    (out_dir / "difficulty.json").write_text(json.dumps({"cells": rows, "fair": fair}, indent=1))
     return {"cells": cells, "fair_size": fair}
 
 
-if __name__ == "__main__":  # pragma: no cover - command line
-    result = difficulty_report(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 400)
+def _fmt(x: float | None) -> str:
+    return "none" if x is None else f"{x:.2f}"
+
+
+def fair_lines(fair: dict[str, dict[str, Any]]) -> str:
+    """One line per mission x roster: the fair HOSTILE size and its 95% CI."""
+    return "\n".join(
+        f"fair HOSTILE size (50% success) {key}: {_fmt(v['fair_size'])} "
+        f"[95% CI {_fmt(v['ci95'][0])}, {_fmt(v['ci95'][1])}]"
+        for key, v in fair.items()
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="output folder")
+    parser.add_argument("--matches", type=int, default=400, help="missions per cell")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--mission", action="append", help="a mission (default: all bundled)")
+    parser.add_argument("--roster", action="append", type=Path, help="a ROSTER file")
+    parser.add_argument("--hostile", type=Path, help="the HOSTILE FORCES file to slice")
+    parser.add_argument("--step", type=int, default=2, help="HOSTILE units between sizes")
+    args = parser.parse_args(argv)
+    from analyzer.errors import AnalyzerError
+
+    try:
+        result = difficulty_report(args.out, args.matches, args.seed, args.mission,
+                                   args.roster, args.hostile, max(args.step, 1))  # fmt: skip
+    except AnalyzerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(table(result["cells"]))
-    for key, size in result["fair_size"].items():
-        print(f"fair HOSTILE size (50% success) {key}: {size if size is None else round(size, 2)}")
+    print(fair_lines(result["fair_size"]))
+
+
+if __name__ == "__main__":  # pragma: no cover - command line
+    main()

@@ -28,8 +28,8 @@ from analyzer.paths import system_config
 from analyzer.stats import wilson_interval
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: Measured cold compile of the kernels on 2 cores (seconds, low and high): 50 s at load 2
-#: (``benchmarks/bench_match.py --system degenesis --cold``), about 65 s at load 6.
+#: Measured cold compile of the kernels on 2 cores (seconds, low and high): 46 s at load 0.6
+#: (``benchmarks/bench_match.py --system degenesis --cold``), 195 s wall at load 8-11.
 COLD_COMPILE = (45, 70)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (

@@ -64,6 +64,7 @@ from analyzer.games.degenesis.match.layout import (
     G_KILLED,
     G_LOST,
     G_NEV,
+    G_POOL,
     G_PUNCHES,
     G_REVEALS,
     G_ROLL,
@@ -100,6 +101,7 @@ from analyzer.games.degenesis.match.layout import (
     MAX_LEVELS,
     MAX_MOVE,
     MAX_OPT,
+    MAX_UNITS,
     O_AREA,
     O_ITEM,
     O_POOL,
@@ -114,6 +116,7 @@ from analyzer.games.degenesis.match.layout import (
     POL_GREEDY,
     POL_RANDOM,
     POL_STRONG,
+    POOL_W,
     PW_BOTCH,
     ROWS,
     S_ATTACKS,
@@ -181,11 +184,15 @@ def die(g, dc, rng):
     return int(roll_die(rng, 6))
 
 
-@njit((I1, I1, U1, I1), cache=True)
-def roll(g, dc, rng, p):
-    """ "Dice Rolls", "Secure", "Success": one ROLL of the POOL vector ``p`` (the layout of
-    ``rolls._encode_pool``): -1 if it BOTCHES, else max(SUCCESSES + SUCCESS +/-X, 0).
-    Unscripted it is ``rolls._roll_once`` itself; scripted faces follow the same rules."""
+@njit((I1, I1, U1, I2, i8), cache=True)
+def roll(g, dc, rng, opt, row):
+    """ "Dice Rolls", "Secure", "Success": one ROLL of option ``row``'s POOL vector (the
+    layout of ``rolls._encode_pool``, copied to the scratch ``g[G_POOL:]``): -1 if it
+    BOTCHES, else max(SUCCESSES + SUCCESS +/-X, 0).  Unscripted it is ``rolls._roll_once``
+    itself; scripted faces follow the same rules."""
+    for i in range(POOL_W):
+        g[G_POOL + i] = opt[row, O_POOL + i]
+    p = g[G_POOL:]
     if g[G_DPOS] >= dc[0]:
         return int(_roll_once(rng, p))
     total = 0
@@ -402,8 +409,7 @@ def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k,
     FLIPS the ITEM used to its BOTCH face ("Dice Rolls").  A THREAT that ATTACKS is
     REVEALED ("Threats")."""
     row = prow(un, st, u) * MAX_OPT + k
-    p = opt[row, O_POOL : O_POOL + 23].copy()
-    total = roll(g, dc, rng, p)
+    total = roll(g, dc, rng, opt, row)
     side = un[u, U_SIDE]
     g[G_ATTACKS] += 1
     st[u, S_ATTACKS] += 1
@@ -522,24 +528,36 @@ def ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
                        st[op, S_TILE], op)  # fmt: skip
 
 
-@njit((I2, I2, I2, I1, i8, i8, i8, b1), cache=True)
-def path_to(un, st, mv, ms, u, dest, budget, pen):
-    """The TILES of the cheapest one-MOVE path of ``u`` to ``dest`` (``dest`` first, its
-    start excluded), empty when out of reach."""
+@njit((I2, I1, i8, i8, i8, i8), cache=True)
+def path_base(mv, ms, start, dest, budget, pen):
+    """The row block of ``mv`` for one MOVE of ``budget`` (with terrain penalties or not),
+    or -1 when ``dest`` is out of reach of ``start`` (or is ``start``)."""
     n = ms[M_NTILES]
     m = min(max(budget, 1), MAX_MOVE)
-    base = ((0 if not pen else 1) * MAX_MOVE + m - 1) * n
-    a = st[u, S_TILE]
-    out = np.empty(n, dtype=np.int64)
-    if mv[base + a, dest] < 0 or dest == a:
-        return out[:0]
+    base = (pen * MAX_MOVE + m - 1) * n
+    if mv[base + start, dest] < 0 or dest == start:
+        return -1
+    return base
+
+
+@njit((I2, i8, i8, i8), cache=True)
+def path_len(mv, base, start, dest):
+    """BORDERS crossed by the cheapest one-MOVE path from ``start`` to ``dest``."""
     k = 0
     t = dest
-    while t != a and k < n:
-        out[k] = t
+    while t != start and k < mv.shape[1]:
         k += 1
-        t = mv[base + a, t]
-    return out[:k]
+        t = mv[base + start, t]
+    return k
+
+
+@njit((I2, i8, i8, i8, i8), cache=True)
+def path_tile(mv, base, start, dest, back):
+    """The TILE ``back`` steps before ``dest`` on that path (``back`` 0: ``dest``)."""
+    t = dest
+    for _ in range(back):
+        t = mv[base + start, t]
+    return t
 
 
 @njit((I2, I2, I2, i8), cache=True)
@@ -553,24 +571,28 @@ def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest)
     """A MOVE ACTION ("Move", "Movement", "Elevation", "Hard Terrain") along the cheapest
     path: leaving a TILE with ENEMIES grants them SUCKER PUNCHES; an OPERATIVE entering a
     THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``)."""
-    path = path_to(un, st, mv, ms, u, dest, move_rating(un, prof, st, u), True)
     start = st[u, S_TILE]
+    base = path_base(mv, ms, start, dest, move_rating(un, prof, st, u), 1)
+    if base < 0:
+        return
+    steps = path_len(mv, base, start, dest)
+    origin = start
     side = un[u, U_SIDE]
-    for i in range(path.shape[0] - 1, -1, -1):
+    for i in range(steps - 1, -1, -1):
         here = st[u, S_TILE]
+        nxt = path_tile(mv, base, origin, dest, i)
         if count_on(un, st, 1 - side, here) > 0:
             sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
             if st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
                 return
-        st[u, S_TILE] = path[i]
-        if side == 0 and threats_on(un, st, path[i], -1) > 0:
-            log(g, ev, E_MOVE, side, u, start, path[i], path.shape[0] - i, 0, 0, 0, 0, 0)
-            ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, path[i], u)
+        st[u, S_TILE] = nxt
+        if side == 0 and threats_on(un, st, nxt, -1) > 0:
+            log(g, ev, E_MOVE, side, u, start, nxt, steps - i, 0, 0, 0, 0, 0)
+            ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, nxt, u)
             if ms[M_AMBUSH_STOPS] == 1 or st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
                 return
-            start = path[i]
-    if path.shape[0] > 0:
-        log(g, ev, E_MOVE, side, u, start, st[u, S_TILE], path.shape[0], 0, 0, 0, 0, 0)
+            start = nxt
+    log(g, ev, E_MOVE, side, u, start, st[u, S_TILE], steps, 0, 0, 0, 0, 0)
 
 
 @njit((*CTX, i8), cache=True)
@@ -597,7 +619,7 @@ def scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile
     SUCCESS above the DIFFICULTY."""
     row = prof[prow(un, st, u), F_SCOUT]
     diff = max(dist[st[u, S_TILE], tile] + fld[tile, T_HARD], 0)
-    total = roll(g, dc, rng, opt[row, O_POOL : O_POOL + 23].copy())
+    total = roll(g, dc, rng, opt, row)
     g[G_SCOUTS] += 1
     found = 0
     if total >= diff:
@@ -640,7 +662,10 @@ def wound_value(un, st, v):
 
 #: Columns of the per-decision survey (``survey``): what a unit sees of every other one.
 V_ENEMY, V_TILE, V_TARGET, V_DEF, V_HID, V_WV, V_REACH, V_HARM = 0, 1, 2, 3, 4, 5, 6, 7
-V_COLS = 8
+V_PH = 8  # the HOSTILE unit deciding: its chance x value of a WOUND on this one
+V_COLS = 9
+#: Rows of the per-block scratch ``cand``: MAXC candidates, then the survey (MAX_UNITS).
+CAND_ROWS = MAXC + MAX_UNITS
 
 
 @njit((*CTX, F2, i8), cache=True)
@@ -747,10 +772,18 @@ def op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, tile, goal):
     return v
 
 
+@njit((I1, I1, i8), cache=True)
+def policy(ms, g, side):
+    """The policy of ``side`` (greedy for both inside a rollout)."""
+    if g[G_ROLL] != 0:
+        return POL_GREEDY
+    return ms[M_POL_A + side]
+
+
 # =========================================================== candidates
 @njit((F2, i8, i8, i8, i8, i8, f8), cache=True)
 def add(cand, n, kind, a, b, c, value):
-    if n >= cand.shape[0]:
+    if n >= MAXC:
         return n
     cand[n, 0] = kind
     cand[n, 1] = a
@@ -769,9 +802,12 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     pr = prow(un, st, u)
     nt_ = ms[M_NTILES]
     goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
-    sv = np.empty((un.shape[0], V_COLS))
+    sv = cand[MAXC:]  # the survey's scratch rows
+    fast = policy(ms, g, 0) == POL_RANDOM  # a random choice needs no values
     survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
-    base = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, here, goal)  # fmt: skip
+    base = 0.0
+    if not fast:
+        base = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, here, goal)
     opposed = count_on(un, st, 1, here) > 0
     per = un[u, U_POINTS] / un[u, U_HEALTH]
     # ATTACKS ("Attack (Operative)") and AREA ATTACKS ("Area Attack")
@@ -831,7 +867,9 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     for t in range(nt_):
         if t == here or mv[mbase + here, t] < 0:
             continue
-        val = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, t, goal)  # fmt: skip
+        val = 0.0
+        if not fast:
+            val = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, t, goal)
         n = add(cand, n, C_MOVE, u, t, 0, val - base - leave)
     # EXIT ("Exit Points"): the mission's EXIT POINT (the OSP's would be a RETREAT)
     if ms[M_KIND] == KIND_EXTRACT and fld[here, T_EXIT] == 1 and fld[here, T_OSP] == 0:
@@ -856,11 +894,14 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                 val += 2.0 * p
             n = add(cand, n, C_SCOUT, u, t, 0, val)
     # FLIP ("Flip"): worth it when the other side's best ATTACK here is better
-    n_all = un.shape[0]
-    other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
-    other = prospect(prof, opt, pw, dist, los, sv, n_all, other_pr, st[u, S_FLIPPED], here)
-    now = prospect(prof, opt, pw, dist, los, sv, n_all, pr, st[u, S_FLIPPED], here)
-    n = add(cand, n, C_FLIP, u, 1 - side, 0, 0.6 * (other - now) - 0.05)
+    gain = 0.0
+    if not fast:
+        n_all = un.shape[0]
+        other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
+        other = prospect(prof, opt, pw, dist, los, sv, n_all, other_pr, st[u, S_FLIPPED], here)
+        now = prospect(prof, opt, pw, dist, los, sv, n_all, pr, st[u, S_FLIPPED], here)
+        gain = 0.6 * (other - now)
+    n = add(cand, n, C_FLIP, u, 1 - side, 0, gain - 0.05)
     return n
 
 
@@ -869,7 +910,8 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     """The HOSTILE's ACTIONS for one EDGE with their greedy values ("Hostile Actions",
     "Spawn"): ATTACK, MOVE (a THREAT moving onto an OPERATIVE AMBUSHES it), SPAWN."""
     n = 0
-    sv = np.empty((un.shape[0], V_COLS))
+    sv = cand[MAXC:]  # the survey's scratch rows
+    fast = policy(ms, g, 1) == POL_RANDOM  # a random choice needs no values
     surveyed = False
     nt_ = ms[M_NTILES]
     for h in range(un.shape[0]):
@@ -893,6 +935,14 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
         risk = 0.0
         if count_on(un, st, 0, here) > 0:
             risk = 0.5 * un[h, U_VALUE]
+        if fast:
+            for t in range(nt_):
+                if t != here and mv[mbase + here, t] >= 0:
+                    n = add(cand, n, C_MOVE, h, t, 0, 0.0)
+            continue
+        for v in range(un.shape[0]):
+            if sv[v, V_ENEMY] == 1.0:
+                sv[v, V_PH] = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
         for t in range(nt_):
             if t == here or mv[mbase + here, t] < 0:
                 continue
@@ -904,7 +954,7 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
                 vt = int(sv[v, V_TILE])
                 dv = dist[t, vt]
                 near = min(near, dv)
-                p = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
+                p = sv[v, V_PH]
                 if dv == 0 and st[h, S_REVEALED] == 0:
                     val = max(val, p)
                 elif dv + int(sv[v, V_HID]) <= opt[row, O_RANGE] and los[t, vt] == 1:
@@ -983,14 +1033,6 @@ def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
 # =========================================================== turns and rounds
-@njit((I1, I1, i8), cache=True)
-def policy(ms, g, side):
-    """The policy of ``side`` (greedy for both inside a rollout)."""
-    if g[G_ROLL] != 0:
-        return POL_GREEDY
-    return ms[M_POL_A + side]
-
-
 @njit((*CTX, i8), cache=True)
 def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
@@ -1389,7 +1431,7 @@ def run_block(
     (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written
     (``trace``), else 0.  Other codes: one rule operation on the hand-built state ``st``,
     ``g`` (``sandbox.py``) with the operands ``a, b, c``."""
-    cand = np.zeros((MAXC, 5))
+    cand = np.zeros((CAND_ROWS, V_COLS))
     if code != OP_BLOCK:
         if code == OP_ATTACK:
             attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, c,

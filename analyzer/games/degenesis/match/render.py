@@ -68,5 +68,21 @@ def render_field(mission_name: str | Path, out: str | Path) -> Path:
     return out
 
 
+def main(argv: list[str] | None = None) -> None:
+    """``MISSION OUT.png``: render, print the file written; bad input is one line, exit 2."""
+    from analyzer.errors import AnalyzerError
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python -m analyzer.games.degenesis.match.render MISSION OUT.png",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(2)
+    try:
+        print(render_field(args[0], args[1]))
+    except AnalyzerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 if __name__ == "__main__":  # pragma: no cover - command line
-    print(render_field(sys.argv[1], sys.argv[2]))
+    main()

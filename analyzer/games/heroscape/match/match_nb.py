@@ -151,6 +151,8 @@ from analyzer.games.heroscape.match.layout import (
 )
 from analyzer.match.seeding_nb import seed_match, splitmix
 
+#: Helpers that never allocate are compiled with ``_nrt=False``: no atomic reference
+#: counting of the array tuples on every call (it took ~35% of greedy play time).
 BIG = 1 << 30
 NEG = -1.0e18
 #: wk rows: movement cost, predecessor, path, figures that made a leaving attack, order,
@@ -229,13 +231,13 @@ def log(m, kind, side, a, b, c, d, e, f, h, i, j):
 
 
 # =========================================================== geometry
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scan(hx, side, idx):
     """The ``idx``-th space in ``side``'s scan order (B scans from its own edge)."""
     return idx if side == 0 else hx[idx, H_ORDER_B]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dist_to(st, m, h, j):
     """Spaces from space ``h`` to figure ``j`` (its closest space, "Determining Range and
     Line of Sight to a Double-Space Figure")."""
@@ -247,7 +249,7 @@ def dist_to(st, m, h, j):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fig_dist(st, m, i, j):
     s = m[0]
     d = dist_to(st, m, s[i, S_HEX], j)
@@ -259,7 +261,7 @@ def fig_dist(st, m, i, j):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sees(st, m, i, hi, j):
     """Line of sight from figure ``i`` standing on ``hi`` to any space of ``j``
     ("Line of Sight": Target Point to Hit Zone, tables from ``scenario.sight_tables``)."""
@@ -271,12 +273,12 @@ def sees(st, m, i, hi, j):
     return t >= 0 and los[row, hi, t] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def level_of(st, m, i):
     return st[0][m[0][i, S_HEX], H_LEVEL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def engaged_at(st, m, i, h):
     """Whether ``i`` on ``h`` is adjacent to an enemy figure ("Engaged")."""
     fi, s = st[4], m[0]
@@ -286,7 +288,7 @@ def engaged_at(st, m, i, h):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def engaged(st, m, i):
     fi, s = st[4], m[0]
     for k in range(fi.shape[0]):
@@ -295,7 +297,7 @@ def engaged(st, m, i):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def glyph_held(st, m, side, kind):
     """Whether ``side`` has a figure standing on a Glyph of ``kind`` ("Permanent Power
     Glyphs": in effect for as long as a figure is standing on it)."""
@@ -308,7 +310,7 @@ def glyph_held(st, m, side, kind):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reach_range(st, m, i):
     """Range Value, +4 with the Glyph of Ivor for a Range of 4 or more."""
     fi = st[4]
@@ -318,7 +320,7 @@ def reach_range(st, m, i):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def height_dice(la, lb):
     """Dice of height advantage of a base on level ``la`` over one on ``lb``
     ("Height Advantage": 1, or 2 when more than 10 levels above)."""
@@ -329,7 +331,7 @@ def height_dice(la, lb):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defense_value(st, m, j, h, attacker_higher):
     """Defense Value of ``j`` on space ``h`` (and its tail): "Shadow" +1 (Small, Medium,
     Large; Obfuscation Matrix counts as being on shadow), "Toxic Land" -1 / "Toxic Water"
@@ -359,7 +361,7 @@ def defense_value(st, m, j, h, attacker_higher):
     return max(v, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_value(st, m, i):
     """Attack Value of ``i`` for a normal attack: + Glyph of Astrid."""
     fi = st[4]
@@ -369,7 +371,7 @@ def attack_value(st, m, i):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def normal_dice(st, m, i, hi, j):
     """(attack dice, defense dice) of a normal attack of ``i`` standing on ``hi`` on ``j``
     ("Resolving a Master Game Attack", "Height Advantage")."""
@@ -381,7 +383,7 @@ def normal_dice(st, m, i, hi, j):
     return a, d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def expected(st, a, d, left):
     """(expected wounds capped at ``left``, P(wounds >= left)) from the exact tables."""
     ew = st[8]
@@ -535,7 +537,7 @@ def special_attack(st, m, i, j, line_dir):
             defend_special(st, m, i, out[q], sk)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_target(st, m, i, j, rng_value):
     """ "Engagement": an engaged figure targets only figures it is engaged with (no line of
     sight needed); else "Range" (spaces, levels not counted) and line of sight."""
@@ -554,7 +556,7 @@ def can_target(st, m, i, j, rng_value):
 
 
 # =========================================================== movement
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stops_on(st, m, i, h, prev):
     """Whether a walking figure that entered ``h`` must end its move there: "Water"
     (Swim: no; a double-space figure only on its 2nd adjacent water space), "Molten
@@ -575,7 +577,7 @@ def stops_on(st, m, i, h, prev):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reach(st, m, i):
     """Movement costs from ``i``'s space into ``wk[W_COST]`` and predecessors into
     ``wk[W_PREV]`` ("Normal Movement": 1 per space plus 1 per level up; down costs 1;
@@ -640,7 +642,7 @@ def reach(st, m, i):
     return start
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bits(x):
     """Set bits of ``x`` (enemies whose engagement a step leaves)."""
     n = 0
@@ -650,7 +652,7 @@ def bits(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tail_for(st, m, i, h):
     """The second space of double-space ``i`` ending on ``h``: the space its leading end
     just left ("Double-Space Figures"), which must be on the same level; -1 if none."""
@@ -668,7 +670,7 @@ def tail_for(st, m, i, h):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_end(st, m, i, h):
     """A legal end of ``i``'s move on ``h`` ("Fitting Onto a Space": a free space, both
     spaces of a double-space figure on one level)."""
@@ -695,7 +697,7 @@ def leaving_attack(st, m, k, i):
     wound(st, m, i, sk, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disengage_safe(st, m, i):
     """Never attacked when leaving an engagement: Brooch of Shielding carried."""
     gl, s = st[7], m[0]
@@ -703,7 +705,7 @@ def disengage_safe(st, m, i):
     return q >= 0 and gl[q, GL_KIND] == G_BROOCH
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def adjacent_hexes(st, m, k, a, b):
     """Whether figure ``k`` is adjacent to a figure on spaces ``a`` (and ``b``)."""
     d = dist_to(st, m, a, k)
@@ -858,14 +860,14 @@ def land(st, m, i, h):
 
 
 # =========================================================== greedy evaluation
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def target_worth(st, m, j, e, pk):
     """Worth of expected wounds ``e`` and kill chance ``pk`` on ``j`` (points per Life)."""
     fi, fr = st[4], st[5]
     return fr[j, 0] * (e + 0.5 * pk * fi[j, F_LIFE])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_attack_from(st, m, i, h):
     """Greedy worth of ``i``'s best normal attack from space ``h``."""
     fi, s = st[4], m[0]
@@ -891,7 +893,7 @@ def best_attack_from(st, m, i, h):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def threat_on(st, m, i, h):
     """Expected worth the enemies could take from ``i`` on ``h`` next turn (enemies that
     can reach it: in range now, or within Move + Range)."""
@@ -915,7 +917,7 @@ def threat_on(st, m, i, h):
     return tot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defense_value_at(st, m, i, h, attacker_higher):
     """Defense Value of ``i`` if it stood on ``h`` (its own tail ignored)."""
     s = m[0]
@@ -928,7 +930,7 @@ def defense_value_at(st, m, i, h, attacker_higher):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def glyph_worth(st, m, i, h):
     """Greedy worth of standing on ``h`` for its Glyph (glyph grabbing)."""
     fi, fr, gl, s, gs = st[4], st[5], st[7], m[0], m[2]
@@ -957,7 +959,7 @@ def glyph_worth(st, m, i, h):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def position_worth(st, m, i, h, start, threat_w):
     """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat,
     minus leaving-engagement and terrain risks, plus glyphs, height and closing in."""
@@ -1100,7 +1102,7 @@ def attack_with(st, m, i, pol):
 
 
 # =========================================================== turns and rounds
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def figure_worth(st, m, i):
     """Greedy worth of activating ``i`` now: its best attack within Move + Range."""
     fi, s = st[4], m[0]
@@ -1174,7 +1176,7 @@ def card_turn(st, m, c, pol):
         s[order[q], S_ACTIVE] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def alive_count(st, m, side):
     fi, s = st[4], m[0]
     n = 0
@@ -1184,7 +1186,7 @@ def alive_count(st, m, side):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_alive(st, m, c):
     ci, s = st[6], m[0]
     for q in range(ci[c, C_NFIG]):
@@ -1193,7 +1195,7 @@ def card_alive(st, m, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score(st, m, side):
     """ "Scoring": points per Life of each Army Card x remaining Life on the battlefield."""
     fi, fr, s = st[4], st[5], m[0]
@@ -1204,7 +1206,7 @@ def score(st, m, side):
     return tot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_victory(st, m):
     """ "Check Victory Conditions" after every Player Turn: the only player with figures
     on the battlefield wins; neither: a draw."""
@@ -1574,7 +1576,7 @@ def deploy(st, m, side, pol):
             occ[t] = i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_tail(st, m, i, h):
     """The start space of ``i``'s second half next to ``h`` (-1 single-space; -2 none)."""
     hx, fi, occ = st[0], st[4], m[1]
@@ -1588,7 +1590,7 @@ def free_tail(st, m, i, h):
     return -2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def front_distance(st, h, zone):
     """Spaces from ``h`` to the nearest space of the other start zone."""
     hx, dist = st[0], st[1]

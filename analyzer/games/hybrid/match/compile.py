@@ -121,6 +121,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "lookahead_k": integer(1, 7),
     "lookahead_depth": integer(1, 30),
     "lookahead_rollouts": integer(1, 32),
+    "lookahead_margin": integer(0, 100),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -132,6 +133,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "lookahead_k": 3,
     "lookahead_depth": 3,
     "lookahead_rollouts": 6,
+    "lookahead_margin": 10,
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -144,6 +146,8 @@ OPTION_HELP: dict[str, str] = {
     "lookahead_k": "strong: plans tried per activation (the best of each kind)",
     "lookahead_depth": "strong: greedy activations played after the plan",
     "lookahead_rollouts": "strong: rollouts per plan (common random numbers)",
+    "lookahead_margin": "strong: tenths of NV margin another plan's rollout mean must beat "
+    "greedy's by",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -334,6 +338,7 @@ def compile_arrays(
     sc[L.S_LOOK_K] = options["lookahead_k"]
     sc[L.S_LOOK_DEPTH] = options["lookahead_depth"]
     sc[L.S_LOOK_ROLLOUTS] = options["lookahead_rollouts"]
+    sc[L.S_LOOK_MARGIN] = options["lookahead_margin"]
     sc[L.S_SKILLED_HIT] = int(options["skilled_strike_needs_wound"])
     sc[L.S_PERFECT_PARRY] = int(options["perfect_parryable"])
     sc[L.S_NOBJ] = int(obj.sum())

@@ -21,7 +21,7 @@ every other decision reads the public state alone.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.hybrid.match.layout import (
@@ -124,6 +124,7 @@ from analyzer.games.hybrid.match.layout import (
     S_LEVEL,
     S_LOOK_DEPTH,
     S_LOOK_K,
+    S_LOOK_MARGIN,
     S_LOOK_ROLLOUTS,
     S_MODE,
     S_OBJ_NEED,
@@ -149,13 +150,46 @@ from analyzer.match.seeding_nb import seed_match, splitmix
 
 DX = np.array([0, 1, 0, -1], dtype=np.int64)
 DY = np.array([-1, 0, 1, 0], dtype=np.int64)
+
+
+def _step_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per facing, the eight steps of :func:`reach` ("Movement of Your Warriors"):
+    forward, the two forward diagonals, the two sides, back, the two back diagonals,
+    and their base costs (1, 1, 1, 2, 2, 2, 2, 2)."""
+    sdx = np.zeros((4, 8), dtype=np.int64)
+    sdy = np.zeros((4, 8), dtype=np.int64)
+    for f in range(4):
+        r, left = (f + 1) % 4, (f + 3) % 4
+        steps = (
+            (DX[f], DY[f]),
+            (DX[f] + DX[r], DY[f] + DY[r]),
+            (DX[f] + DX[left], DY[f] + DY[left]),
+            (DX[r], DY[r]),
+            (DX[left], DY[left]),
+            (-DX[f], -DY[f]),
+            (-DX[f] + DX[r], -DY[f] + DY[r]),
+            (-DX[f] + DX[left], -DY[f] + DY[left]),
+        )
+        for m, (ddx, ddy) in enumerate(steps):
+            sdx[f, m] = ddx
+            sdy[f, m] = ddy
+    return sdx, sdy, np.array([1, 1, 1, 2, 2, 2, 2, 2], dtype=np.int64)
+
+
+STEP_DX, STEP_DY, STEP_COST = _step_table()
 #: Sight Range: 8 squares ("Sight Range"); Conviction reaches 8 squares ("Conviction/X").
 SIGHT = 8
 CONVICTION_RANGE = 8
 BIG = 1 << 30
-#: The strong policy leaves the greedy plan only for a rollout mean this much better
-#: (points-weighted NV), so that rollout noise does not replace a sound greedy choice.
-STRONG_MARGIN = 1.0
+#: Scalar arguments passed as int64, never as literals: numba compiles a separate copy
+#: of a kernel's whole call tree for each literal value it is called with.
+ZERO = np.int64(0)
+ONE = np.int64(1)
+NO = np.bool_(False)
+YES = np.bool_(True)
+EV_STRIKE = np.int64(E_STRIKE)
+EV_SHOT = np.int64(E_SHOT)
+GREEDY = np.int64(POL_GREEDY)
 NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a friend
 # plan[] columns: what an activation does
 P_KIND, P_LEVEL, P_DEST, P_TARGET, P_SCORE_X1000 = 0, 1, 2, 3, 4
@@ -165,6 +199,7 @@ MAXPLANS = 256
 # work rows of wk (each NS = W * H * 16 long): search and board scratch
 W_DIST, W_PAR, W_TOUCH, W_EC, W_FIELD, W_ENTER, W_BUCKET = 0, 1, 2, 3, 4, 5, 6
 MAXB = 48
+W_PATH = W_BUCKET + MAXB - 1
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
 OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE = 6, 7, 8, 9, 10
@@ -200,8 +235,16 @@ def pick(rng, n):
     return roll_die(rng, n) - 1
 
 
-@njit(cache=True)
+#: Explicit signatures for the small kernels called with many literal combinations: one
+#: compiled copy each (numba would compile one per combination of literal arguments).
+I64 = types.int64
+LOG_SIG = types.void(I64[::1], I64[:, ::1], *([I64] * 11))
+ADD_PLAN_SIG = I64(I64[:, ::1], I64, I64, I64, I64, I64, types.float64)
+
+
+@njit(LOG_SIG, cache=True)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
+    """One trace row (kind, Round, side, nine values) when the match is traced."""
     if g[G_TRACE] == 0 or g[G_ROLL] != 0:
         return
     k = g[G_NEV]
@@ -598,7 +641,7 @@ def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
     for lv in range(1, 7):
         if (pmask >> lv) & 1 == 0:
             continue
-        qp, qs, _qf, _qc = probs(tab, 2 if lv == 5 else 1, parry_sl(fi, s, j, lv), 1)
+        qp, qs, _qf, _qc = probs(tab, 2 if lv == 5 else 1, parry_sl(fi, s, j, lv), ONE)
         parried = qp + qs
         et = pp * (wounds + 1) * (1.0 if (sc[S_PERFECT_PARRY] == 0) else 1.0 - parried)
         et += ps * wounds * (1.0 - parried)
@@ -606,7 +649,7 @@ def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
         if lv == 2:
             ea = pc + (pp + ps) * qp
         elif lv == 3 and fi[j, F_OC] > 0:
-            cp, cs, _cf, _cc = probs(tab, 1, strike_sl(fi, s, j, i, 1, False), pam_of(fi, j))
+            cp, cs, _cf, _cc = probs(tab, ONE, strike_sl(fi, s, j, i, ONE, NO), pam_of(fi, j))
             ea = (pp * (1.0 if sc[S_PERFECT_PARRY] == 1 else 0.0) + ps) * parried * (2 * cp + cs)
         v = et - 0.8 * ea
         if v < best_v:
@@ -669,34 +712,34 @@ def attack_roll(
     log(g, ev, kind, fi[i, F_SIDE], i, j, level, face, asl, res, dealt, flags, 0)
     if res == -1:
         if plv == 2:
-            wound(fi, s, g, occ, ev, i, 1, j, 5)
+            wound(fi, s, g, occ, ev, i, ONE, j, np.int64(5))
         return res
     if res == 0:
         return res
     if plv > 0 and (res == 1 or sc[S_PERFECT_PARRY] == 1):
         psl = parry_sl(fi, s, j, plv)
         pface = roll_kept(g, dc, rng, 2 if plv == 5 else 1)
-        pres = classify(pface, psl, 1)
+        pres = classify(pface, psl, ONE)
         log(g, ev, E_PARRY, fi[j, F_SIDE], j, i, plv, pface, psl, pres, 0, 0, 0)
         if pres >= 1:
             g[G_PARRIES] += 1
             if plv == 2 and pres == 2:
-                wound(fi, s, g, occ, ev, i, 1, j, 5)
+                wound(fi, s, g, occ, ev, i, ONE, j, np.int64(5))
             elif plv == 3 and fi[j, F_OC] > 0:
                 g[G_COUNTERS] += 1
-                csl = strike_sl(fi, s, j, i, 1, False)
+                csl = strike_sl(fi, s, j, i, ONE, NO)
                 cface = d10(g, dc, rng)
                 cres = classify(cface, csl, pam_of(fi, j))
                 cw = 0
                 if cres >= 1:
                     cw = 1 + (1 if cres == 2 else 0)
                 log(g, ev, E_STRIKE, fi[j, F_SIDE], j, i, 1, cface, csl, cres, cw, 4, 0)
-                wound(fi, s, g, occ, ev, i, cw, j, 0)
+                wound(fi, s, g, occ, ev, i, cw, j, ZERO)
             return res
     if kind == E_SHOT:
-        wound(fi, s, g, occ, ev, j, dealt, i, 1)
+        wound(fi, s, g, occ, ev, j, dealt, i, ONE)
     else:
-        wound(fi, s, g, occ, ev, j, dealt, i, 0)
+        wound(fi, s, g, occ, ev, j, dealt, i, ZERO)
     return res
 
 
@@ -738,7 +781,7 @@ def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
                     extra += 1
     g[G_KNOCKS] += 1
     log(g, ev, E_KNOCK, fi[j, F_SIDE], j, i, flown, n - flown, x, y, 0, 0, 0)
-    wound(fi, s, g, occ, ev, j, n - flown + extra, i, 2)
+    wound(fi, s, g, occ, ev, j, n - flown + extra, i, np.int64(2))
 
 
 @njit(cache=True)
@@ -764,7 +807,7 @@ def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, co
         s[i, S_STRIKES] += 1
         g[G_STRIKES] += 1
         res = attack_roll(
-            fi, sc, tab, s, g, occ, dc, rng, ev, i, j, asl, nd, wounds, False, E_STRIKE, level,
+            fi, sc, tab, s, g, occ, dc, rng, ev, i, j, asl, nd, wounds, NO, EV_STRIKE, level,
             (1 if rear else 0) | (2 if k == 1 else 0),
         )  # fmt: skip
         if res >= 1:
@@ -775,12 +818,12 @@ def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, co
     if combined and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
         g[G_COMBINED] += 1
         face = d10(g, dc, rng)
-        res = classify(face, fi[i, F_NV], 1)
+        res = classify(face, fi[i, F_NV], ONE)
         cw = 0
         if res >= 1:
             cw = 1 + (1 if res == 2 else 0)
         log(g, ev, E_STRIKE, fi[i, F_SIDE], i, j, 0, face, fi[i, F_NV], res, cw, 8, 0)
-        wound(fi, s, g, occ, ev, j, cw, i, 0)
+        wound(fi, s, g, occ, ev, j, cw, i, ZERO)
     if hit_any and fi[i, F_BRUTISH] > 0 and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
         knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j)
 
@@ -798,12 +841,12 @@ def strike_value(fi, s, tab, sc, g, i, j, level, rear):
     wounds = 2 if level == 6 else 1
     nd = 2 if level == 5 else 1
     asl = strike_sl(fi, s, i, j, level, rear)
-    pmask = 0 if rear else parry_levels(fi, s, j, False)
-    et, ea, _lv = exp_attack(fi, s, tab, sc, i, j, asl, nd, wounds, pmask, False)
+    pmask = 0 if rear else parry_levels(fi, s, j, NO)
+    et, ea, _lv = exp_attack(fi, s, tab, sc, i, j, asl, nd, wounds, pmask, NO)
     if level == 3:
         et *= 1.0 + 0.6 * min(et, 1.0)
     if can_combine(fi, s, g, i):
-        pp, ps, _pf, _pc = probs(tab, 1, fi[i, F_NV], 1)
+        pp, ps, _pf, _pc = probs(tab, ONE, fi[i, F_NV], ONE)
         et += 2 * pp + ps
     left = fi[j, F_NV] - s[j, S_WOUNDS]
     if et > left:
@@ -841,7 +884,7 @@ def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
         return -1
     contact = touching(fi, s, i, j)
     if level == 2:
-        v = sight(fi, mp, cell, occ, s, sc, i, j, 0, 1)
+        v = sight(fi, mp, cell, occ, s, sc, i, j, ZERO, ONE)
         if v < 0 or v >= 100:
             return -1
         return v
@@ -849,7 +892,7 @@ def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
         return -1
     if chebyshev(fi, s, i, j) < 1:
         return -1
-    v = sight(fi, mp, cell, occ, s, sc, i, j, 1, 1)
+    v = sight(fi, mp, cell, occ, s, sc, i, j, ONE, ONE)
     if v < 0:
         return -1
     if level == 4:
@@ -867,8 +910,8 @@ def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
 def fire_value(fi, s, tab, sc, i, j, level, rock, shots):
     fsl = fire_sl(fi, s, i, j, rock)
     nd = 2 if level == 5 else 1
-    pmask = parry_levels(fi, s, j, True)
-    et, _ea, _lv = exp_attack(fi, s, tab, sc, i, j, fsl, nd, 1, pmask, True)
+    pmask = parry_levels(fi, s, j, YES)
+    et, _ea, _lv = exp_attack(fi, s, tab, sc, i, j, fsl, nd, ONE, pmask, YES)
     et *= shots
     left = fi[j, F_NV] - s[j, S_WOUNDS]
     if et > left:
@@ -889,7 +932,7 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
     g[G_SHOTS] += 1
     dc_first = s[j, S_MODE] == M_DC
     attack_roll(
-        fi, sc, tab, s, g, occ, dc, rng, ev, i, j, fsl, 2 if level == 5 else 1, 1, True, E_SHOT,
+        fi, sc, tab, s, g, occ, dc, rng, ev, i, j, fsl, 2 if level == 5 else 1, ONE, YES, EV_SHOT,
         level, flags,
     )  # fmt: skip
     if fi[i, F_APS] > 0 and s[i, S_APS_ROUND] != g[G_ROUND] and fi[j, F_TITAN] == 0 and flags == 0:
@@ -903,19 +946,19 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
                     continue
                 if chebyshev(fi, s, i, k) <= chebyshev(fi, s, i, j):
                     continue
-                v = sight(fi, mp, cell, occ, s, sc, i, k, 1, 1)
+                v = sight(fi, mp, cell, occ, s, sc, i, k, ONE, ONE)
                 if v >= 100 and v < 200:  # the first victim is the one in the way
                     best = k
                     break
             if best >= 0:
                 s[i, S_APS_ROUND] = g[G_ROUND]
-                rock2 = sight(fi, mp, cell, occ, s, sc, i, best, 1, 0)
+                rock2 = sight(fi, mp, cell, occ, s, sc, i, best, ONE, ZERO)
                 fsl2 = fire_sl(fi, s, i, best, rock2 if rock2 > 0 else 0)
                 s[i, S_SHOTS] += 1
                 g[G_SHOTS] += 1
                 attack_roll(
-                    fi, sc, tab, s, g, occ, dc, rng, ev, i, best, fsl2, 1, 1, True, E_SHOT,
-                    level, 2,
+                    fi, sc, tab, s, g, occ, dc, rng, ev, i, best, fsl2, ONE, ONE, YES, EV_SHOT,
+                    level, np.int64(2),
                 )  # fmt: skip
 
 
@@ -939,7 +982,7 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, i):
         if chebyshev(fi, s, i, j) > reach_:
             continue
         contact = touching(fi, s, i, j)
-        v1 = -1 if contact else sight(fi, mp, cell, occ, s, sc, i, j, 1, 1)
+        v1 = -1 if contact else sight(fi, mp, cell, occ, s, sc, i, j, ONE, ONE)
         for lv in (6, 5, 4, 2, 1):
             if lv > top:
                 continue
@@ -948,7 +991,7 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, i):
                 if v1 >= 0 and v1 < 100:
                     rock = v1
                 else:
-                    v0 = sight(fi, mp, cell, occ, s, sc, i, j, 0, 1)
+                    v0 = sight(fi, mp, cell, occ, s, sc, i, j, ZERO, ONE)
                     if v0 >= 0 and v0 < 100:
                         rock = v0
             elif lv == 4:
@@ -1131,8 +1174,11 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     w = sc[S_W]
     h = sc[S_H]
     ns = w * h * 4 * NFLAG
+    dist = wk[W_DIST]
+    enter = wk[W_ENTER]
+    ec = wk[W_EC]
     for k in range(ns):
-        wk[W_DIST, k] = BIG
+        dist[k] = BIG
     for c in range(MAXB):
         nb[c] = 0
     mark_contacts(fi, s, sc, wk, i)
@@ -1147,7 +1193,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
         while q < nb[cost]:
             st = wk[W_BUCKET + cost, q]
             q += 1
-            if wk[W_DIST, st] != cost:
+            if dist[st] != cost:
                 continue
             fl = st % NFLAG
             f = (st // NFLAG) % 4
@@ -1160,34 +1206,18 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                 c2 = cost + tc
                 if c2 <= budget:
                     push(wk, nb, sidx(w, x, y, nf, fl | 1), c2, st)
-            if cost + 1 <= budget:
-                push(wk, nb, sidx(w, x, y, (f + 2) % 4, fl | 1), cost + 1, st)
-            in_contact = wk[W_EC, a] == 1
-            # eight steps: forward, two forward diagonals, two sides, back, two back diagonals
+            if cost + 1 > budget:
+                continue  # every step costs at least 1
+            push(wk, nb, sidx(w, x, y, (f + 2) % 4, fl | 1), cost + 1, st)
+            in_contact = ec[a] == 1
+            # eight steps (STEP_DX/DY): forward, two forward diagonals, two sides, back,
+            # two back diagonals
             for m in range(8):
-                if m == 0:
-                    ddx = DX[f]
-                    ddy = DY[f]
-                    base = 1
-                elif m <= 2:
-                    sd = (f + 1) % 4 if m == 1 else (f + 3) % 4
-                    ddx = DX[f] + DX[sd]
-                    ddy = DY[f] + DY[sd]
-                    base = 1
-                elif m <= 4:
-                    sd = (f + 1) % 4 if m == 3 else (f + 3) % 4
-                    ddx = DX[sd]
-                    ddy = DY[sd]
-                    base = 2
-                elif m == 5:
-                    ddx = -DX[f]
-                    ddy = -DY[f]
-                    base = 2
-                else:
-                    sd = (f + 1) % 4 if m == 6 else (f + 3) % 4
-                    ddx = -DX[f] + DX[sd]
-                    ddy = -DY[f] + DY[sd]
-                    base = 2
+                base = STEP_COST[m]
+                if cost + base > budget:
+                    continue
+                ddx = STEP_DX[f, m]
+                ddy = STEP_DY[f, m]
                 diag = ddx != 0 and ddy != 0
                 if diag and titan == 1:
                     continue
@@ -1196,7 +1226,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                 if nx < 0 or ny < 0 or nx + z > w or ny + z > h:
                     continue
                 na = ny * w + nx
-                e = wk[W_ENTER, na]
+                e = enter[na]
                 if e < 0:
                     continue
                 extra = e & 3
@@ -1207,8 +1237,8 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                     if moving_mode == 0 and titan == 0:
                         extra += 1
                 if diag:
-                    e1 = wk[W_ENTER, y * w + nx]
-                    e2 = wk[W_ENTER, ny * w + x]
+                    e1 = enter[y * w + nx]
+                    e2 = enter[ny * w + x]
                     b1_ = e1 < 0 or ((e1 >> 2) & 1) == 1
                     b2_ = e2 < 0 or ((e2 >> 2) & 1) == 1
                     if b1_ and b2_:
@@ -1222,7 +1252,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                     if in_contact:
                         continue
                     nfl |= 2
-                if (nfl & 2) and wk[W_EC, na] == 1:
+                if (nfl & 2) and ec[na] == 1:
                     continue  # never across a friend into contact
                 c2 = cost + base + extra
                 if c2 <= budget:
@@ -1243,6 +1273,17 @@ def cost_to(wk, w, x, y, f):
 
 
 @njit(cache=True)
+def least_cost_at(wk, w, x, y):
+    """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
+    best = BIG
+    st0 = (y * w + x) * 4 * NFLAG
+    for st in range(st0, st0 + 4 * NFLAG):
+        if wk[W_DIST, st] < best:
+            best = wk[W_DIST, st]
+    return best
+
+
+@njit(cache=True)
 def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mode):
     """Walk ``i`` along the path :func:`reach` found to state ``dest``: doors on the way
     open ("Opening and closing doors"), each open Trapdoor is jumped with a Natural Roll
@@ -1250,7 +1291,7 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
     w = sc[S_W]
     n = 0
     st = dest
-    path = np.empty(256, dtype=np.int64)
+    path = wk[W_PATH]  # the search's last bucket row, free once it is done
     while st >= 0 and n < 256:
         path[n] = st
         n += 1
@@ -1280,10 +1321,10 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
         if trap and fi[i, F_VELOCITY] == 0:
             sl = base_sl(fi, s, i)
             face = d10(g, dc, rng)
-            res = classify(face, sl, 1)
+            res = classify(face, sl, ONE)
             log(g, ev, E_TRAP, fi[i, F_SIDE], i, face, sl, res, 0, 0, 0, 0, 0)
             if res <= 0:
-                wound(fi, s, g, occ, ev, i, 1, -1, 4)
+                wound(fi, s, g, occ, ev, i, ONE, np.int64(-1), np.int64(4))
                 break  # he falls in and climbs back out where he came from
         lx = x
         ly = y
@@ -1374,8 +1415,9 @@ def carry_out(fi, sc, cell, s, g, ev, i):
 
 
 # =========================================================== decisions
-@njit(cache=True)
+@njit(ADD_PLAN_SIG, cache=True)
 def add_plan(plans, npl, kind, level, dest, target, value):
+    """Record a plan (the worst one replaced once ``MAXPLANS`` are held); the new count."""
     if npl >= MAXPLANS:
         # replace the worst when full
         worst = 0
@@ -1449,7 +1491,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     budget = mv + (2 if mvl >= 1 else 0)
     if s[i, S_STOPPED] > 0:
         budget = 0
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, 0, 0)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     field(fi, mp, cell, sc, s, wk, i, goal)
     here = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
@@ -1527,7 +1569,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     can_fire = fi[i, F_F] > 0
     for y in range(h - z + 1):
         for x in range(w - z + 1):
-            if not end_ok(fi, mp, s, occ, i, x, y):
+            if least_cost_at(wk, w, x, y) > budget or not end_ok(fi, mp, s, occ, i, x, y):
                 continue
             ft = toward_enemy(fi, s, i, x, y)
             c, st = cost_to(wk, w, x, y, ft)
@@ -1650,8 +1692,8 @@ def sacrifice(fi, s, g, occ, ev, i, j):
     g[G_SACRIFICES] += 1
     log(g, ev, E_SACRIFICE, fi[i, F_SIDE], i, j, fi[i, F_SACRIFICE], 0, 0, 0, 0, 0, 0)
     left = fi[i, F_NV] - s[i, S_WOUNDS]
-    wound(fi, s, g, occ, ev, i, left, -1, 3)
-    wound(fi, s, g, occ, ev, j, fi[i, F_SACRIFICE], i, 3)
+    wound(fi, s, g, occ, ev, i, left, np.int64(-1), np.int64(3))
+    wound(fi, s, g, occ, ev, j, fi[i, F_SACRIFICE], i, np.int64(3))
 
 
 # =========================================================== rounds
@@ -1843,7 +1885,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     common random numbers over the plans: this activation, then ``lookahead_depth``
     greedy activations of both sides (the enemy's remaining order guessed from the public
     state, never read), scored by the points-weighted NV margin; the plan with the best
-    mean is carried out if it beats the greedy plan's by ``STRONG_MARGIN``."""
+    mean is carried out if it beats the greedy plan's by ``lookahead_margin`` / 10."""
     s[i, S_DONE] = 1
     g[G_ACT] += 1
     s[i, S_MODE] = M_NONE
@@ -1907,7 +1949,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
                 tot += nv_margin(fi, s2, side)
             tot /= sc[S_LOOK_ROLLOUTS]
             if c == 0:
-                bv = tot + STRONG_MARGIN  # another plan must beat greedy's by the margin
+                bv = tot + sc[S_LOOK_MARGIN] / 10.0  # others must beat greedy's by it
             elif tot > bv + 1e-9:
                 bv = tot
                 bc = c
@@ -1923,7 +1965,7 @@ def rollout(fi, mp, cell, sc, tab, s, g, occ, seq, seq2, dc, rng, ev, wk, nb, pl
     the not yet activated warriors (own order from ``seq[side]``; the enemy's guessed by
     :func:`side_order` from the public state)."""
     other = 1 - side
-    side_order(fi, mp, cell, sc, s, seq2, rng, other, POL_GREEDY)
+    side_order(fi, mp, cell, sc, s, seq2, rng, other, GREEDY)
     for k in range(seq.shape[1]):
         seq2[side, k] = seq[side, k]
     pos = np.zeros(2, dtype=np.int64)
@@ -1938,7 +1980,7 @@ def rollout(fi, mp, cell, sc, tab, s, g, occ, seq, seq2, dc, rng, ev, wk, nb, pl
             if i < 0:
                 break
         pos[turn] = p + 1
-        activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, POL_GREEDY)
+        activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, GREEDY)
         turn = 1 - turn
 
 
@@ -2042,7 +2084,7 @@ def run_block(
         if code == OP_STRIKE:
             strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c % 10, c >= 10)
         elif code == OP_FIRE:
-            shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c, 0)
+            shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c, ZERO)
             return 0
         elif code == OP_MOVE:
             # walk a to anchor-facing b (its flag-0 state index), Moving Mode level c (0 none)

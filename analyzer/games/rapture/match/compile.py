@@ -55,6 +55,12 @@ class MatchOptions:
     * ``swap_edges``: odd matches swap the deployment edges (removes any edge bias of a
       hand-made scenario).
     * ``chooser_goes_first``: a player entitled to choose the first activation takes it.
+    * ``greedy_threat``: greedy's weight of the damage opposing units can deal at a
+      position, in percent of its VP value.
+    * ``greedy_win_cap``: greedy values VP only up to what can still change the result
+      (a kill or wound of a unit worth more counts as that much).
+    * ``greedy_tempo``: in the last round greedy gives no value to attacks of a later
+      activation and no threat to opposing units that have acted.
     """
 
     policy_a: str = "greedy"
@@ -71,6 +77,9 @@ class MatchOptions:
     swap_edges: bool = True
     missions: bool = True
     chooser_goes_first: bool = True
+    greedy_threat: int = 15
+    greedy_win_cap: bool = True
+    greedy_tempo: bool = True
     check_invariants: bool = False
     round1_first: int = -1
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -87,6 +96,8 @@ class MatchOptions:
             raise InputError("lookahead: k must be 1..16 and depth 0..40")
         if not 1 <= self.lookahead_rollouts <= 64:
             raise InputError("lookahead: rollouts must be 1..64")
+        if not 0 <= self.greedy_threat <= 100:
+            raise InputError("greedy_threat must be between 0 and 100 (percent)")
 
 
 #: What each option of :class:`MatchOptions` (``--opt KEY=VALUE``, a sweep's
@@ -104,6 +115,9 @@ MATCH_OPTION_KINDS: dict[str, OptionKind] = {
     "swap_edges": flag(),
     "missions": flag(),
     "chooser_goes_first": flag(),
+    "greedy_threat": integer(0, 100),
+    "greedy_win_cap": flag(),
+    "greedy_tempo": flag(),
     "check_invariants": flag(),
     # side forced to take the first activation of round 1: -1 by the rules, 0 A, 1 B
     "round1_first": choice(-1, 0, 1),
@@ -132,6 +146,9 @@ def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.n
     o[L.O_MAX_ROUNDS] = opt.max_rounds
     o[L.O_FIRST_CHOICE] = 0 if opt.chooser_goes_first else 1
     o[L.O_ROUND1_FIRST] = opt.round1_first
+    o[L.O_AI_THREAT] = opt.greedy_threat
+    o[L.O_AI_WINCAP] = int(opt.greedy_win_cap)
+    o[L.O_AI_TEMPO] = int(opt.greedy_tempo)
     return o
 
 

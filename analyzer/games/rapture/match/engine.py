@@ -34,6 +34,8 @@ NOTES = (
     "all models stand on one level: no high ground, ladders, doors, jumps or roofs",
     "terrain pieces are axis-aligned rectangles; cover and line of sight per the stated "
     "sight-corridor rule (see geometry_nb)",
+    "AI not modelled: greedy scores in VP (capped at the VP that can still decide the game), "
+    "not by an estimated chance of winning; wounds count linearly in points per HP",
 )
 #: Rapture's record columns after the standard ones, and where the kernel keeps them.
 RECORD_EXTRAS = {
@@ -79,6 +81,9 @@ OPTION_HELP = {
     "swap_edges": "odd matches swap the deployment edges",
     "missions": "each player draws a secret mission",
     "chooser_goes_first": "a player entitled to choose the first activation takes it",
+    "greedy_threat": "greedy: weight of the opposing threat at a position, in % (0-100)",
+    "greedy_win_cap": "greedy: VP count only up to what can still decide the game",
+    "greedy_tempo": "greedy: in the last round, no value for later attacks nor acted threats",
     "check_invariants": "check the state after every activation (counted as violations)",
     "round1_first": "force the first activation of round 1: -1 by the rules, 0 A, 1 B",
 }

@@ -299,8 +299,12 @@ GF_COLS = 8
     O_ROUND1_FIRST,  # forced first side in round 1 (-1: by the rules)
     O_HAND0,  # first of 3 mission indices per side (O_HAND0 .. O_HAND0 + 5)
 ) = range(20)
-O_COLS = 28
 O_HAND_N = 3
+#: greedy scoring settings (after the mission hands, O_HAND0 .. O_HAND0 + 5)
+O_AI_THREAT = O_HAND0 + 2 * O_HAND_N  # weight of the opposing threat at a position, in %
+O_AI_WINCAP = O_AI_THREAT + 1  # 1: VP count only up to what can still decide the game
+O_AI_TEMPO = O_AI_WINCAP + 1  # 1: no value for attacks after the last round
+O_COLS = 28
 
 # ------------------------------------------------------------------ trace
 (

@@ -176,7 +176,6 @@ from analyzer.games.rapture.match.layout import (
     WS_SIZE,
     X_FN,
 )
-from analyzer.games.rapture.match.lookahead_nb import splitmix
 from analyzer.games.rapture.match.policies_nb import sight_at
 from analyzer.games.rapture.match.state_nb import (
     _own_edge_low,
@@ -189,6 +188,7 @@ from analyzer.games.rapture.match.state_nb import (
     refresh_model,
     spot_free,
 )
+from analyzer.match.seeding_nb import seed_match  # shared by every match engine
 
 #: Matches per logical block (fixed: results never depend on the thread count).
 MATCH_BLOCK = 64
@@ -234,17 +234,6 @@ def new_state(S, trace_rows):
     WS = np.zeros(WS_SIZE)
     WI = np.zeros(WI_SIZE, dtype=np.int64)
     return (MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI)
-
-
-@njit(**INNER)
-def seed_match(rng, block_state, index):
-    """The match generator from its block's state and its index in the block."""
-    for w in range(4):
-        rng[w] = splitmix(block_state[w] ^ splitmix(np.uint64(index) * np.uint64(4) + np.uint64(w)))
-    if rng[0] == 0 and rng[1] == 0 and rng[2] == 0 and rng[3] == 0:
-        rng[0] = 1
-    rng[4] = 0
-    rng[5] = 0
 
 
 @njit(**INNER)

@@ -94,7 +94,9 @@ from analyzer.games.rapture.match.layout import (
     G_MIS0,
     G_MOVES,
     G_NT,
+    G_ROUND,
     G_TARGET0,
+    G_VP0,
     GF_AREAX0,
     GF_AREAY0,
     GF_OBJX0,
@@ -131,6 +133,10 @@ from analyzer.games.rapture.match.layout import (
     MK_FIRE,
     MK_SHELTER,
     MOVE_LIMIT,
+    O_AI_TEMPO,
+    O_AI_THREAT,
+    O_AI_WINCAP,
+    O_MAX_ROUNDS,
     O_MISSIONS,
     P_RANDOM,
     RANGED_LIMIT,
@@ -158,6 +164,7 @@ from analyzer.games.rapture.match.layout import (
     ST_TEC,
     T_BUILDING,
     T_OBSTACLE,
+    T_WATER,
     TCOVER,
     TK,
     TX0,
@@ -201,8 +208,6 @@ from analyzer.games.rapture.match.state_nb import (
 
 #: Value of one wound as a fraction of the target's points per HP (kills are worth VP).
 ALPHA = 0.5
-#: Weight of the damage opposing units can deal at a position.
-THREAT_W = 0.35
 #: Weight of attack opportunities from a position.
 OPP_W = 0.8
 #: Small cost of moving at all (prefer standing still when nothing changes).
@@ -266,7 +271,56 @@ def kill_value(X, t, side):
         k = G[G_MIS0 + side]
         if G[G_TARGET0 + side] == u and MIS[k, M_KIND] == MIS_TAKEOUT and G[G_DONE0 + side] == 0:
             vp += MIS[k, M_VP]
+        if xOPT(X)[O_AI_WINCAP] == 1:
+            vp = min(vp, decisive_vp(X, side))
     return vp
+
+
+@njit(**INNER)
+def decisive_vp(X, side):
+    """The most victory points that can still change the result for ``side`` ("End of the
+    Game": the side with more VP wins): what the opponent can still score at most (side's
+    points not yet credited to it, its 30-point bonus, its mission's VP) minus side's lead,
+    plus one.  VP beyond it win nothing more, so greedy values a kill (and a wound, see
+    :func:`vph_of`) at most this much (``O_AI_WINCAP``)."""
+    US = xUS(X)
+    G = xG(X)
+    o = 1 - side
+    left = -G[G_DIS0 + o]
+    for v in range(US.shape[0]):
+        if US[v, US_SIDE] == side:
+            left += US[v, US_POINTS]
+    if G[G_BONUS0 + o] == 0:
+        left += BONUS_VP
+    if xOPT(X)[O_MISSIONS] == 1 and G[G_DONE0 + o] == 0:
+        left += xMIS(X)[G[G_MIS0 + o], M_VP]
+    lead = G[G_VP0 + side] - G[G_VP0 + o]
+    return max(float(left - lead + 1), 1.0)
+
+
+@njit(**INLINE)
+def vph_of(X, t, cap):
+    """Greedy's value of one wound on model t (its points per HP), scaled down when its
+    unit is worth more than the ``cap`` VP that can still decide the game."""
+    vph = xSF(X)[t, SF_VPH]
+    if xOPT(X)[O_AI_WINCAP] == 1:
+        pts = xUS(X)[xSI(X)[t, SI_UNIT], US_POINTS]
+        if pts > cap:
+            vph *= cap / pts
+    return vph
+
+
+@njit(**INLINE)
+def last_round(X):
+    """The last round is being played and the tempo terms are on (``O_AI_TEMPO``): no
+    attack of a later activation counts, and units that have acted threaten nothing."""
+    return xOPT(X)[O_AI_TEMPO] == 1 and xG(X)[G_ROUND] >= xOPT(X)[O_MAX_ROUNDS]
+
+
+@njit(**INLINE)
+def threat_weight(X):
+    """Weight of the damage opposing units can deal at a position (``O_AI_THREAT``, %)."""
+    return 0.01 * xOPT(X)[O_AI_THREAT]
 
 
 @njit(**INNER)
@@ -274,20 +328,21 @@ def attack_value(X, n, h, t, ranged, cover, side):
     """Expected value (VP units) and kill chance of ``n`` dice hitting on ``h``+ at model t."""
     if n <= 0 or xMI(X)[t, MI_ALIVE] == 0:
         return 0.0, 0.0
-    return attack_value_kv(X, n, h, t, ranged, cover, kill_value(X, t, side))
+    vph = vph_of(X, t, decisive_vp(X, side))
+    return attack_value_kv(X, n, h, t, ranged, cover, kill_value(X, t, side), vph)
 
 
 @njit(**INLINE)
-def attack_value_kv(X, n, h, t, ranged, cover, kv):
-    """:func:`attack_value` with the kill's value ``kv`` (``kill_value``) known."""
+def attack_value_kv(X, n, h, t, ranged, cover, kv, vph):
+    """:func:`attack_value` with the kill's value ``kv`` (``kill_value``) and the value of
+    a wound ``vph`` known."""
     SI = xSI(X)
-    SF = xSF(X)
     TAB = xTAB(X)
     MI = xMI(X)
     if n <= 0 or MI[t, MI_ALIVE] == 0:
         return 0.0, 0.0
     dfn, at, red = block_for(X, t, ranged, cover)
-    return _value_on(TAB, n, h, dfn, at, red, SI[t, SI_HP] - MI[t, MI_WOUNDS], SF[t, SF_VPH], kv)
+    return _value_on(TAB, n, h, dfn, at, red, SI[t, SI_HP] - MI[t, MI_WOUNDS], vph, kv)
 
 
 @njit(**INLINE)
@@ -566,7 +621,9 @@ def prepare_values(X, u, W):
     # the lead's block values against each kind of threat (the same for every threat)
     TAB = xTAB(X)
     hp_l = SI[lead, SI_HP] - MI[lead, MI_WOUNDS]
-    vph_l = SF[lead, SF_VPH]
+    vph_l = vph_of(X, lead, decisive_vp(X, 1 - side))
+    cap = decisive_vp(X, side)
+    acted_fac = 0.0 if last_round(X) else 0.5
     d_cc, at_cc, red_cc = block_for(X, lead, np.bool_(False), np.int64(0))
     d_rn, at_rn, red_rn = block_for(X, lead, np.bool_(True), np.int64(0))
     d_rc, at_rc, red_rc = block_for(X, lead, np.bool_(True), np.int64(1))
@@ -581,7 +638,7 @@ def prepare_values(X, u, W):
     for t in xWI(X)[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
         kv = kill_value(X, t, side)
         hp_t = SI[t, SI_HP] - MI[t, MI_WOUNDS]
-        vph_t = SF[t, SF_VPH]
+        vph_t = vph_of(X, t, cap)
         w_cc = np.float64(0.0)
         w_rng = np.float64(0.0)
         w_rng_cover = np.float64(0.0)
@@ -598,7 +655,7 @@ def prepare_values(X, u, W):
         W[t, W_RNG_COVER] = w_rng_cover
         if actor_blocked(X, t) or UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] > 0:
             continue
-        fac = 0.5 if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
+        fac = acted_fac if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
         reach = move_budget(X, t, np.bool_(False))
         att_t = MI[t, MI_CS + ST_ATT]
         v = np.float64(0.0)
@@ -630,10 +687,13 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     ``OPP_W`` x the best attack still possible in this activation (ranged with line of
     sight and cover from here; close combat with ``contact`` or a charge within one move)
     + ``FUT_W`` x the best attack discounted by ``GAMMA`` per further activation needed to
-    reach it + mission terms - ``THREAT_W`` x the opposing attacks that can reach the spot
-    (shooters: range plus two moves, with line of sight and cover when already in range;
-    fighters: two moves).  ``W``, the decision's constants and its opposing models are those
-    :func:`prepare_values` left for unit u, with no model moved or hurt since.
+    reach it (none in the last round, :func:`last_round`) + mission terms - the threat
+    weight x the opposing attacks that can reach the spot (shooters: range plus two moves,
+    with line of sight and cover when already in range; fighters: two moves).  A shooter
+    standing in water may not shoot ("Bodies of Water"): from there its shots count only
+    as attacks of a later activation.  ``W``, the decision's constants and its opposing
+    models are those :func:`prepare_values` left for unit u, with no model moved or hurt
+    since.
     """
     SI = xSI(X)
     SF = xSF(X)
@@ -652,6 +712,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     imm = 0.0
     fut = 0.0
     threat = 0.0
+    dry = rng_range >= 0.0 and not in_water(X, x, y)
     # line of sight is checked for the two best targets in range and the three most
     # dangerous shooters in range only; other shooters count at 3/4 (cover unknown)
     s1 = np.int64(-1)
@@ -672,7 +733,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
             else:
                 fut = max(fut, ev * _gpow(d / (2.0 * budget)))
         if rng_range >= 0.0 and W[t, W_RNG] > 0.0 and UI[tu, UI_ENG] == 0:
-            if d <= rng_range and rng_left > 0 and contact < 0:
+            if d <= rng_range and rng_left > 0 and contact < 0 and dry:
                 fut = max(fut, W[t, W_RNG] * GAMMA)
                 if s1 < 0 or W[t, W_RNG] > W[s1, W_RNG]:
                     s2 = s1
@@ -718,7 +779,9 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
             threat += W[t, W_THR_RNG]
         elif c == 1:
             threat += W[t, W_THR_RNG_COVER]
-    total = OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y) - THREAT_W * threat
+    if last_round(X):
+        fut = 0.0
+    total = OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y) - threat_weight(X) * threat
     return total, imm, threat
 
 
@@ -987,6 +1050,9 @@ def candidates(X, u, C, greedy):
             stop = max(stop, cr + SF[lead, SF_RANGE] - 1.0)
         if dist > stop + 0.5:
             n = _move(X, u, C, n, W, tx - ux * stop, ty - uy * stop, greedy, here, ap, moves_left)
+    # out of the water: a shooter may not shoot from a body of water ("Bodies of Water")
+    if greedy and shooter and in_water(X, x0, y0):
+        n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left)
     # behind cover: the far side of the closest cover pieces, seen from the opposing centroid
     nc = np.int64(0)
     for p in range(G[G_NT]):
@@ -1101,6 +1167,23 @@ def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
     score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, np.int64(-1))
     score -= here + MOVE_COST
     return _add(C, n, np.int64(A_MOVE), lead, np.int64(-1), gx, gy, score)
+
+
+@njit(**INNER)
+def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left):
+    """Move candidates out of the water pieces under (x0, y0): straight to each of their
+    four edges, just past it."""
+    TER = xTER(X)
+    for p in range(xG(X)[G_NT]):
+        if TER[p, TK] != T_WATER or not (TER[p, TX0] < x0 < TER[p, TX1]):
+            continue
+        if not (TER[p, TY0] < y0 < TER[p, TY1]):
+            continue
+        for k in range(4):
+            gx = x0 if k >= 2 else (TER[p, TX0] - 0.2 if k == 0 else TER[p, TX1] + 0.2)
+            gy = y0 if k < 2 else (TER[p, TY0] - 0.2 if k == 2 else TER[p, TY1] + 0.2)
+            n = _move(X, u, C, n, W, gx, gy, np.bool_(True), here, ap, moves_left)
+    return n
 
 
 @njit(**INNER)
@@ -1289,7 +1372,7 @@ def _retreat(X, u, C, n, greedy):
     score = np.float64(0.0)
     if greedy:
         left = US[u, US_MP] - UI[u, UI_MPLOST]
-        score = THREAT_W * incoming - 3.0
+        score = threat_weight(X) * incoming - 3.0
         if left <= 3:
             score -= float(unit_points_alive(X, u))  # the retreat would break the unit
     return _add(C, n, np.int64(A_RETREAT), lead, np.int64(-1), dx, dy, score)
@@ -1346,12 +1429,13 @@ def pick(C, n, policy, rng):
 
 
 @njit(**INLINE)
-def unit_urgency(X, u, kv, foes, reach):
+def unit_urgency(X, u, kv, foes, reach, cap):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in
     reach of opposing units (so they act before the threat does).  ``kv``: the value of
     killing each model (:func:`kill_value` for u's side); ``foes``: the opposing models in
-    play; ``reach``: how far each of them threatens (move budget plus weapon range)."""
+    play; ``reach``: how far each of them threatens (move budget plus weapon range);
+    ``cap``: :func:`decisive_vp` for u's side."""
     SI = xSI(X)
     SF = xSF(X)
     US = xUS(X)
@@ -1379,12 +1463,26 @@ def unit_urgency(X, u, kv, foes, reach):
         if UI[u, UI_ENG] == 1:
             if d <= CONTACT:
                 v, _ = attack_value_kv(
-                    X, dice, MI[lead, MI_CS + ST_CCS], t, np.bool_(False), np.int64(0), kv[t]
+                    X,
+                    dice,
+                    MI[lead, MI_CS + ST_CCS],
+                    t,
+                    np.bool_(False),
+                    np.int64(0),
+                    kv[t],
+                    vph_of(X, t, cap),
                 )
                 best = max(best, 100.0 + v)
         elif shots > 0 and d <= SF[lead, SF_RANGE] and UI[SI[t, SI_UNIT], UI_ENG] == 0:
             v, _ = attack_value_kv(
-                X, shots, MI[lead, MI_CS + ST_MMS], t, np.bool_(True), np.int64(0), kv[t]
+                X,
+                shots,
+                MI[lead, MI_CS + ST_MMS],
+                t,
+                np.bool_(True),
+                np.int64(0),
+                kv[t],
+                vph_of(X, t, cap),
             )
             best = max(best, 50.0 + v)
         if d <= reach[t]:
@@ -1431,6 +1529,7 @@ def choose_unit(X, side, policy):
     reach = xWS(X)[WS_THREAT_REACH : WS_THREAT_REACH + SI.shape[0]]
     nfoes = list_foes(X, side, WI_URGE)
     foes = xWI(X)[WI_URGE + 1 : WI_URGE + 1 + nfoes]
+    cap = decisive_vp(X, side)
     for t in foes:
         kv[t] = kill_value(X, t, side)
         reach[t] = move_budget(X, t, np.bool_(False))
@@ -1443,7 +1542,7 @@ def choose_unit(X, side, policy):
             and UI[u, UI_ACT] == 0
             and UI[u, UI_MK + MK_ESCAPE] == 0
         ):
-            v = unit_urgency(X, u, kv, foes, reach)
+            v = unit_urgency(X, u, kv, foes, reach, cap)
             if v > bv:
                 bv = v
                 best = u

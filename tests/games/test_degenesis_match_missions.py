@@ -1,0 +1,86 @@
+"""Degenesis missions as designed here (``configs/degenesis/missions``): hold_the_well and
+spider_hunt discriminate (their success depends on the ROSTER and on the HOSTILE force),
+and the difficulty report's fair HOSTILE size with its CI and its command line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer.games.degenesis.match import difficulty as D
+from analyzer.games.degenesis.match.engine import ENGINE
+from analyzer.stats import wilson_interval
+
+N = 1000
+
+
+def _success(roster: str, mission: str, hostile_units: int | None = None) -> float:
+    cards, _ = ENGINE.load_cards(None)
+    lists = ENGINE.sample_sides()[0].parent
+    team = ENGINE.load_list(lists / f"{roster}.yaml", cards)
+    force = ENGINE.load_list(ENGINE.sample_sides()[1], cards)
+    if hostile_units is not None:
+        force = D.truncated(force, hostile_units, cards)
+    return D.success_cell(cards, team, force, mission, N, seed=11).rate
+
+
+def _se(*rates: float) -> float:
+    return float(np.sqrt(sum(r * (1 - r) / N for r in rates)))
+
+
+@pytest.mark.parametrize("mission", ["hold_the_well", "spider_hunt"])
+def test_designed_missions_are_neither_won_nor_lost_outright(mission: str) -> None:
+    """Greedy vs greedy, the sample ROSTER against the full sample force: the success
+    rate's 95% CI lies inside 20%..80%."""
+    rate = _success("corebox-roster", mission)
+    lo, hi = wilson_interval(round(rate * N), N)
+    assert lo > 0.2 and hi < 0.8, (mission, rate)
+
+
+@pytest.mark.parametrize("mission", ["hold_the_well", "spider_hunt"])
+def test_designed_missions_depend_on_roster_and_hostile_force(mission: str) -> None:
+    """The two sample ROSTERS differ by more than 5 SE, and a 4-unit slice of the
+    HOSTILE force is beaten more often than the full one by more than 5 SE."""
+    core = _success("corebox-roster", mission)
+    duo = _success("duo-roster", mission)
+    assert abs(core - duo) > 5 * _se(core, duo)
+    small = _success("corebox-roster", mission, hostile_units=4)
+    assert small > core + 5 * _se(small, core)
+
+
+def test_fair_size_and_its_ci_from_the_wilson_bounds() -> None:
+    cells = [D.Cell("m", "r", "h", u, s, 100) for u, s in ((2, 95), (4, 70), (6, 30), (8, 5))]
+    point = D.fair_size(cells)
+    assert point == pytest.approx(4 + (0.7 - 0.5) / 0.4 * 2)
+    low, high = D.fair_size_ci(cells)
+    assert low is not None and high is not None and low < point < high
+    lows = [(c.units, c.ci95[0]) for c in cells]
+    assert low == pytest.approx(D.crossing(lows))
+    assert D.fair_size_ci(cells[:1]) == (None, None)
+
+
+def test_difficulty_command_writes_table_chart_json(tmp_path, capsys) -> None:
+    D.main([str(tmp_path), "--matches", "20", "--mission", "spider_hunt", "--step", "5"])
+    out = capsys.readouterr().out
+    assert "fair HOSTILE size (50% success) spider_hunt / Corebox starting roster" in out
+    assert (tmp_path / "difficulty.png").read_bytes()[:4] == b"\x89PNG"
+    assert '"fair"' in (tmp_path / "difficulty.json").read_text()
+
+
+def test_difficulty_command_bad_mission_is_one_line_exit_2(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        D.main([str(tmp_path), "--mission", "no_such_mission"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "no_such_mission" in err and len(err.splitlines()) == 1
+
+
+def test_render_command_writes_png_and_bad_mission_exits_2(tmp_path, capsys) -> None:
+    from analyzer.games.degenesis.match import render
+
+    render.main(["hold_the_well", str(tmp_path / "well.png")])
+    assert (tmp_path / "well.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(SystemExit) as exc:
+        render.main(["no_such_mission", str(tmp_path / "x.png")])
+    assert exc.value.code == 2
+    assert "no_such_mission" in capsys.readouterr().err
