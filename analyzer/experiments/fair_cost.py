@@ -83,6 +83,11 @@ class Evaluation:
     gap_se: float = math.nan  # delete-one-block jackknife SE of ``gap``
 
 
+def cost_verdict(current: float, low: float, high: float) -> str:
+    """Over- or undercosted when the current cost is outside the fair cost's 95% CI."""
+    return "overcosted" if current > high else "undercosted" if current < low else "fair"
+
+
 @dataclass
 class FairCost:
     """The answer, its CI and the evaluations that led to it."""
@@ -145,13 +150,8 @@ class FairCost:
 
     def sentence(self) -> str:
         half = (self.ci_high - self.ci_low) / 2
-        verdict = (
-            "overcosted"
-            if self.current_cost > self.ci_high
-            else "undercosted"
-            if self.current_cost < self.ci_low
-            else "fairly costed"
-        )
+        verdict = cost_verdict(self.current_cost, self.ci_low, self.ci_high)
+        verdict = "fairly costed" if verdict == "fair" else verdict
         return (
             f"{self.unit}: fair cost {self.fair_cost:.1f} +/- {half:.1f} points "
             f"(95% CI {self.ci_low:.1f} to {self.ci_high:.1f}); it costs {self.current_cost} "

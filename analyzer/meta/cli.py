@@ -1011,8 +1011,7 @@ def _fair_cost_robustness(system: str, units_file: str | None, unit: str | None,
     from analyzer.analysis.duel import parse_rule_options
     from analyzer.analysis.value import field_lists
     from analyzer.cli import check_between
-    from analyzer.experiments.fair_cost import fair_cost
-    from analyzer.meta.robustness import cost_verdict
+    from analyzer.experiments.fair_cost import cost_verdict, fair_cost
 
     check_between(trials, "--trials", 2)
     if unit is None or field_file is None:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analyzer.experiments.fair_cost import cost_verdict
 from analyzer.meta.analysis import Meta, PairCounts
 from analyzer.meta.arena import Arena, pairing_seed
 from analyzer.meta.decomposition import decompose
@@ -160,11 +161,6 @@ DUEL_POLICIES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 def policy_label(options: dict[str, Any]) -> str:
     """``{"reaction": "dodge"}`` -> ``"reaction=dodge"``."""
     return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
-
-
-def cost_verdict(current: float, low: float, high: float) -> str:
-    """Over- or undercosted when the current cost is outside the fair cost's 95% CI."""
-    return "overcosted" if current > high else "undercosted" if current < low else "fair"
 
 
 def value_robustness(tables: tuple[pd.DataFrame, pd.DataFrame], cards: dict[str, Any],

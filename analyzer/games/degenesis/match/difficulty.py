@@ -16,7 +16,6 @@ when a bound never does within the sizes played).  Writes ``difficulty.txt``,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass
 from itertools import pairwise
@@ -27,6 +26,7 @@ from analyzer.games.degenesis.match import compile as C
 from analyzer.games.degenesis.match.engine import ENGINE
 from analyzer.match.options import check_match_options
 from analyzer.match.runner import run_records
+from analyzer.outputs import atomic_write, atomic_write_json, atomic_write_text, writable_dir
 from analyzer.paths import system_config
 from analyzer.stats import wilson_interval
 
@@ -124,7 +124,7 @@ def chart(cells: list[Cell], out: Path) -> Path:
     ax.set_xlabel("HOSTILE units")
     ax.set_ylabel("mission success (greedy vs greedy)")
     ax.legend(fontsize=6)
-    fig.savefig(out, dpi=110, bbox_inches="tight")
+    atomic_write(out, lambda tmp: fig.savefig(tmp, dpi=110, format="png", bbox_inches="tight"))
     plt.close(fig)
     return out
 
@@ -140,7 +140,7 @@ def difficulty_report(
 ) -> dict[str, Any]:
     """Rosters x missions (default: all bundled) against growing slices (``step`` units
     apart) of a HOSTILE force (default: the sample one)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = writable_dir(out_dir, "OUT")
     cards, _ = ENGINE.load_cards(None)
     lists = system_config("degenesis", "lists")
     roster_files = rosters or sorted(lists.glob("*roster*.yaml"))
@@ -160,10 +160,10 @@ def difficulty_report(
                 "fair_size": fair_size(own),
                 "ci95": list(fair_size_ci(own)),
             }
-    (out_dir / "difficulty.txt").write_text(table(cells) + "\n" + fair_lines(fair) + "\n")
+    atomic_write_text(out_dir / "difficulty.txt", table(cells) + "\n" + fair_lines(fair) + "\n")
     chart(cells, out_dir / "difficulty.png")
     rows = [{**c.__dict__, "rate": c.rate, "ci95": list(c.ci95)} for c in cells]
-    (out_dir / "difficulty.json").write_text(json.dumps({"cells": rows, "fair": fair}, indent=1))
+    atomic_write_json(out_dir / "difficulty.json", {"cells": rows, "fair": fair}, indent=1)
     return {"cells": cells, "fair_size": fair}
 
 
