@@ -540,10 +540,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def _register_batch_commands() -> None:
     from analyzer.experiments.cli import fair_cost, sweep
-    from analyzer.match.cli import match
+    from analyzer.match.cli import difficulty, match
     from analyzer.meta.cli import balance_command, build_list_command, meta, robustness_command
 
     cli.add_command(match)
+    cli.add_command(difficulty)
     cli.add_command(meta)
     cli.add_command(build_list_command)
     cli.add_command(balance_command)
@@ -574,6 +575,7 @@ EXAMPLES = {
         "--field configs/experiments/fields/heroscape_field.yaml"
     ],
     "report": ["analyzer report reports/value-d20"],
+    "difficulty": ["analyzer difficulty degenesis --out reports/degenesis-difficulty"],
 }
 
 

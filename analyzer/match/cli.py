@@ -15,6 +15,10 @@ from analyzer.games import match_systems
 from analyzer.match.contract import MatchEngine, scenario_option, side_names, side_options
 from analyzer.progress import progress_bar
 
+#: Co-operative systems with a mission-difficulty report, and the module holding it
+#: (``difficulty_report``, ``table``, ``fair_lines``).
+DIFFICULTY_REPORTS: dict[str, str] = {"degenesis": "analyzer.games.degenesis.match.difficulty"}
+
 
 def announce_compile(engine: MatchEngine) -> None:
     """Tell the user, before the wait, that the engine's kernels are about to compile."""
@@ -260,3 +264,60 @@ def match(
     else:
         traced = None if trace is None else trace[0]
         click.echo(render_table(engine, result, traced, only_traced=alone))
+
+
+@click.command("difficulty")
+@click.argument("system", type=click.Choice(tuple(DIFFICULTY_REPORTS)), metavar="SYSTEM")
+@click.option("--out", "out_dir", required=True, help="folder for the table, chart and JSON")
+@click.option(
+    "--matches", type=int, default=400, show_default=True, help="missions per cell (greedy sides)"
+)
+@click.option("--seed", type=int, default=2026, show_default=True, help=SEED_HELP)
+@click.option(
+    "--mission", "missions", multiple=True, help="a mission (repeatable; default: all bundled)"
+)
+@click.option(
+    "--roster", "rosters", multiple=True, help="a ROSTER file (repeatable; default: the samples)"
+)
+@click.option("--hostile", default=None, help="the HOSTILE FORCES file to slice (default: sample)")
+@click.option(
+    "--step", type=int, default=2, show_default=True, help="HOSTILE units between force sizes"
+)
+def difficulty(
+    system: str,
+    out_dir: str,
+    matches: int,
+    seed: int,
+    missions: tuple[str, ...],
+    rosters: tuple[str, ...],
+    hostile: str | None,
+    step: int,
+) -> None:
+    """Mission difficulty of a co-operative system: success rate with a 95% CI per
+    mission x roster x hostile force size, and the force size at which a roster succeeds
+    50% of the time (the fair-cost form of a mission)."""
+    import importlib
+    from pathlib import Path
+
+    from analyzer.cli import check_between, check_seed
+    from analyzer.games import match_engine
+
+    check_between(matches, "--matches", 1)
+    check_between(step, "--step", 1)
+    check_seed(seed)
+    report = importlib.import_module(DIFFICULTY_REPORTS[system])
+    announce_compile(match_engine(system))
+    result = report.difficulty_report(
+        Path(out_dir),
+        matches,
+        seed,
+        list(missions) or None,
+        [Path(r) for r in rosters] or None,
+        None if hostile is None else Path(hostile),
+        step,
+        progress=lambda total: progress_bar(total, "mission", f"difficulty {system}"),
+    )
+    click.echo(report.table(result["cells"]))
+    click.echo(report.fair_lines(result["fair_size"]))
+    for name in ("difficulty.txt", "difficulty.png", "difficulty.json"):
+        click.echo(f"wrote {Path(out_dir) / name}", err=True)

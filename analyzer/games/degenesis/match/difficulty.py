@@ -2,7 +2,7 @@
 a table and a chart, and the "fair" HOSTILE force size (the fair-cost form of a
 co-operative game: the number of HOSTILE units at which a ROSTER succeeds 50% of the time).
 
-Run: ``python -m analyzer.games.degenesis.match.difficulty OUT_DIR [--matches N]
+Run: ``analyzer difficulty degenesis --out OUT_DIR [--matches N]
 [--seed S] [--mission M ...] [--roster R.yaml ...] [--hostile H.yaml] [--step K]``
 (default: the bundled missions, rosters and hostile forces).  Every cell uses the same
 seed (common random numbers).  The force of size k is the first k units of the HOSTILE
@@ -15,8 +15,8 @@ when a bound never does within the sizes played).  Writes ``difficulty.txt``,
 
 from __future__ import annotations
 
-import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -129,6 +129,13 @@ def chart(cells: list[Cell], out: Path) -> Path:
     return out
 
 
+def _no_progress(total: int) -> Any:
+    """A progress bar that reports nothing."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, disable=True)
+
+
 def difficulty_report(
     out_dir: Path,
     n: int = 400,
@@ -137,9 +144,12 @@ def difficulty_report(
     rosters: list[Path] | None = None,
     hostile: Path | None = None,
     step: int = 2,
+    progress: Callable[[int], Any] | None = None,
 ) -> dict[str, Any]:
     """Rosters x missions (default: all bundled) against growing slices (``step`` units
-    apart) of a HOSTILE force (default: the sample one)."""
+    apart) of a HOSTILE force (default: the sample one).  ``progress(total)`` (e.g.
+    :func:`analyzer.progress.progress_bar`) makes a context manager whose ``update(n)`` is
+    told of every ``n`` missions played."""
     out_dir = writable_dir(out_dir, "OUT")
     cards, _ = ENGINE.load_cards(None)
     lists = system_config("degenesis", "lists")
@@ -149,17 +159,22 @@ def difficulty_report(
     total = sum(e.count for e in force.units)
     cells = []
     fair: dict[str, dict[str, Any]] = {}
-    for mission in missions or C.bundled_missions():
-        for roster in roster_lists:
-            own = [
-                success_cell(cards, roster, truncated(force, k, cards), mission, n, seed)
-                for k in range(step, total + 1, step)
-            ]
-            cells += own
-            fair[f"{mission} / {roster.name}"] = {
-                "fair_size": fair_size(own),
-                "ci95": list(fair_size_ci(own)),
-            }
+    missions = missions or C.bundled_missions()
+    sizes = range(step, total + 1, step)
+    bar = (progress or _no_progress)(n * len(sizes) * len(missions) * len(roster_lists))
+    with bar:
+        for mission in missions:
+            for roster in roster_lists:
+                own = []
+                for k in sizes:
+                    force_k = truncated(force, k, cards)
+                    own.append(success_cell(cards, roster, force_k, mission, n, seed))
+                    bar.update(n)
+                cells += own
+                fair[f"{mission} / {roster.name}"] = {
+                    "fair_size": fair_size(own),
+                    "ci95": list(fair_size_ci(own)),
+                }
     atomic_write_text(out_dir / "difficulty.txt", table(cells) + "\n" + fair_lines(fair) + "\n")
     chart(cells, out_dir / "difficulty.png")
     rows = [{**c.__dict__, "rate": c.rate, "ci95": list(c.ci95)} for c in cells]
@@ -181,25 +196,14 @@ def fair_lines(fair: dict[str, dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path, help="output folder")
-    parser.add_argument("--matches", type=int, default=400, help="missions per cell")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--mission", action="append", help="a mission (default: all bundled)")
-    parser.add_argument("--roster", action="append", type=Path, help="a ROSTER file")
-    parser.add_argument("--hostile", type=Path, help="the HOSTILE FORCES file to slice")
-    parser.add_argument("--step", type=int, default=2, help="HOSTILE units between sizes")
-    args = parser.parse_args(argv)
-    from analyzer.errors import AnalyzerError
+    """``python -m ...difficulty OUT [options]``: the same as ``analyzer difficulty
+    degenesis --out OUT [options]``."""
+    from analyzer.cli import main as analyzer_main
 
-    try:
-        result = difficulty_report(args.out, args.matches, args.seed, args.mission,
-                                   args.roster, args.hostile, max(args.step, 1))  # fmt: skip
-    except AnalyzerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    print(table(result["cells"]))
-    print(fair_lines(result["fair_size"]))
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args and not args[0].startswith("-"):
+        args = ["--out", *args]
+    analyzer_main(["difficulty", "degenesis", *args])
 
 
 if __name__ == "__main__":  # pragma: no cover - command line
