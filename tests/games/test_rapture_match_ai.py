@@ -13,6 +13,7 @@ import pytest
 
 from analyzer import paths
 from analyzer.games.rapture.match import MatchOptions, prepare
+from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.engine import ENGINE
 from analyzer.games.rapture.match.sandbox import Sandbox
 from analyzer.match import contract as C
@@ -103,3 +104,31 @@ def test_a_shooter_in_the_water_leaves_it_and_shoots(tmp_path: Path) -> None:
     x, y = box.pos("A", "Noelle")
     assert not 25.0 < y < 35.0, (x, y)
     assert any("ranged attack" in line for line in box.lines()), box.lines()
+
+
+@pytest.mark.parametrize("press", [True, False])
+def test_an_engaged_hero_strikes_the_model_that_would_strike_it(
+    tmp_path: Path, press: bool
+) -> None:
+    # An Angels Vanguard mirror's trace (round 3): Raziel (sample card, 2 HP left, no RP)
+    # stands in B2B with Hilde (4 HP left, 3 RP, activated already) and ended his
+    # activation with 3 AP: the expected counterblow outweighed the attack's value, while
+    # ending saved nothing (Hilde strikes him next round anyway).  ``greedy_press`` counts
+    # the strike a kill prevents; without it the old passive choice is kept.
+    setup = prepare(
+        _write_list(tmp_path, "A", ["Raziel"]),
+        _write_list(tmp_path, "B", ["Hilde"]),
+        options=MatchOptions(missions=False, greedy_press=press),
+    )
+    box = Sandbox(setup)
+    box.place("A", "Raziel", 45, 40)
+    box.place("B", "Hilde", 45, 43.5)  # bases 40 mm and 30 mm: in B2B
+    box.MI[box.model("A", "Raziel"), L.MI_WOUNDS] = 8
+    box.MI[box.model("B", "Hilde"), L.MI_WOUNDS] = 4
+    box.start()
+    box.MI[box.pool("A", "Raziel"), L.MI_RP] = 0
+    box.UI[box.unit("B", "Hilde"), L.UI_ACT] = 1
+    assert (box.hp("A", "Raziel"), box.hp("B", "Hilde"), box.ap("A", "Raziel")) == (2, 4, 3)
+    box.activate("A", "Raziel")
+    attacks = [line for line in box.lines() if "close combat attack: A:Raziel" in line]
+    assert bool(attacks) == press, box.lines()

@@ -26,14 +26,18 @@ LISTS = [
 #: printed distances, again when deployment moved into each side's own frame, and again
 #: when moves passed through their own unit's models and went around allied ones, and
 #: again when a squad's attack stayed on its target unit (issue 15 item 4), and for
-#: greedy and lookahead when greedy got its VP cap, tempo, water and threat 0.15 (issue 15 AI).
+#: greedy and lookahead when greedy got its VP cap, tempo, water and threat 0.15 (issue 15 AI),
+#: and again for greedy and lookahead with ``greedy_press`` (issue 15 AI; with
+#: ``greedy_press=false``, and lookahead depth 4 with 4 rollouts, the previous digests
+#: f2df934e..., d9d5489a..., 91d92578..., c27752b2... are reproduced), and for lookahead
+#: when its defaults became depth 6 and 8 rollouts.
 DIGESTS = {
     ("random", None, 300): "104a7aeea334f5af",
     ("random", "crossroads", 300): "bc23767b28153df4",
-    ("greedy", None, 300): "f2df934ec6868f8b",
-    ("greedy", "crossroads", 300): "d9d5489a988f71f9",
-    ("lookahead", None, 24): "91d9257816c0f77a",
-    ("lookahead", "crossroads", 24): "c27752b27cf6e2b2",
+    ("greedy", None, 300): "ac5b05de21ac6276",
+    ("greedy", "crossroads", 300): "61684fcbff5eb578",
+    ("lookahead", None, 24): "c6d143f8413a70ac",
+    ("lookahead", "crossroads", 24): "4726ed8817a5cc0b",
 }
 
 

@@ -73,7 +73,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "rounds": 0,
     "falling": True,
     "leaving_dice": 1,
-    "threat": 0.5,
+    "threat": 0.3,
     "strong_plans": 4,
     "strong_rollouts": 4,
     "check_invariants": False,

@@ -138,6 +138,9 @@ POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
 
+#: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
+WK_ROWS = 15
+
 # ------------------------------------------------ S: per figure, int64 (match state)
 S_ALIVE = 0
 S_HEX = 1  # -1 off the battlefield

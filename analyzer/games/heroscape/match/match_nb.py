@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba import types as nt
 
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.heroscape.match.layout import (
@@ -148,24 +149,38 @@ from analyzer.games.heroscape.match.layout import (
     TR_STOP,
     TR_WATER,
     TR_WELLSPRING,
+    WK_ROWS,
 )
 from analyzer.match.seeding_nb import seed_match, splitmix
 
+#: numba types of the two tuples: helpers that callers pass literal ints get explicit
+#: argument types (else numba compiles a copy per combination of literals: 23 of ``log``).
+I64, BOOL = nt.int64, nt.boolean
+I1, I2 = nt.int64[::1], nt.int64[:, ::1]
+ST = nt.Tuple(
+    (I2, I2, nt.int64[:, :, ::1], I2, I2, nt.float64[:, ::1], I2, I2, nt.float64[:, :, ::1], I1)
+)
+MT = nt.Tuple((I2, I1, I2, I1, I2, I1, nt.uint64[::1], I2, I2))
 #: Helpers that never allocate are compiled with ``_nrt=False``: no atomic reference
 #: counting of the array tuples on every call (it took ~35% of greedy play time).
 BIG = 1 << 30
+#: Weight of an attack (or a threat) that needs a move first, against one in range now.
+NEXT_TURN = 0.6
 NEG = -1.0e18
 #: wk rows: movement cost, predecessor, path, figures that made a leaving attack, order,
 #: leaving engagement attacks on the way
 W_COST, W_PREV, W_PATH, W_LEFT, W_ORDER, W_EXPOSE, W_MASK = 0, 1, 2, 3, 4, 5, 6
-W_ROWS = 7
+#: ... and greedy's per-activation enemy values (:func:`foe_context`), by figure
+W_FOE, W_FRANGE, W_FATTACK, W_FDEF_LOW, W_FDEF_HIGH, W_FLEVEL, W_FADJ = 7, 8, 9, 10, 11, 12, 13
+W_FDIST = 14  # spaces from the space being scored
+assert W_FDIST + 1 == WK_ROWS
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
 
 
 # =========================================================== dice and trace
-@njit(cache=True)
+@njit([(MT, I64)], cache=True)
 def die(m, sides):
     """One die: the next scripted face while the dice script lasts (rule tests), else the
     match generator ("Gather Your Components": combat dice and the 20-sided die)."""
@@ -176,7 +191,7 @@ def die(m, sides):
     return roll_die(rng, sides)
 
 
-@njit(cache=True)
+@njit([(ST, MT, I64)], cache=True)
 def skulls(st, m, n):
     """Skulls among ``n`` combat dice ("Roll Attack Dice")."""
     op = st[9]
@@ -187,7 +202,7 @@ def skulls(st, m, n):
     return k
 
 
-@njit(cache=True)
+@njit([(ST, MT, I64)], cache=True)
 def shields(st, m, n):
     """Shields among ``n`` combat dice ("Roll Defense Dice")."""
     op = st[9]
@@ -199,7 +214,7 @@ def shields(st, m, n):
     return k
 
 
-@njit(cache=True)
+@njit([(MT, I64)], cache=True)
 def pick(m, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -207,7 +222,7 @@ def pick(m, n):
     return roll_die(m[6], n) - 1
 
 
-@njit(cache=True)
+@njit([(MT, *(I64,) * 11)], cache=True)
 def log(m, kind, side, a, b, c, d, e, f, h, i, j):
     g, ev = m[3], m[7]
     if g[G_TRACE] == 0 or g[G_ROLL] != 0:
@@ -237,7 +252,7 @@ def scan(hx, side, idx):
     return idx if side == 0 else hx[idx, H_ORDER_B]
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64, I64)], cache=True, _nrt=False)
 def dist_to(st, m, h, j):
     """Spaces from space ``h`` to figure ``j`` (its closest space, "Determining Range and
     Line of Sight to a Double-Space Figure")."""
@@ -249,7 +264,7 @@ def dist_to(st, m, h, j):
     return d
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64, I64)], cache=True, _nrt=False)
 def fig_dist(st, m, i, j):
     s = m[0]
     d = dist_to(st, m, s[i, S_HEX], j)
@@ -273,19 +288,9 @@ def sees(st, m, i, hi, j):
     return t >= 0 and los[row, hi, t] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64)], cache=True, _nrt=False)
 def level_of(st, m, i):
     return st[0][m[0][i, S_HEX], H_LEVEL]
-
-
-@njit(cache=True, _nrt=False)
-def engaged_at(st, m, i, h):
-    """Whether ``i`` on ``h`` is adjacent to an enemy figure ("Engaged")."""
-    fi, s = st[4], m[0]
-    for k in range(fi.shape[0]):
-        if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != fi[i, F_SIDE] and dist_to(st, m, h, k) == 1:
-            return True
-    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -297,7 +302,7 @@ def engaged(st, m, i):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64, I64)], cache=True, _nrt=False)
 def glyph_held(st, m, side, kind):
     """Whether ``side`` has a figure standing on a Glyph of ``kind`` ("Permanent Power
     Glyphs": in effect for as long as a figure is standing on it)."""
@@ -331,7 +336,7 @@ def height_dice(la, lb):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64, I64, BOOL)], cache=True, _nrt=False)
 def defense_value(st, m, j, h, attacker_higher):
     """Defense Value of ``j`` on space ``h`` (and its tail): "Shadow" +1 (Small, Medium,
     Large; Obfuscation Matrix counts as being on shadow), "Toxic Land" -1 / "Toxic Water"
@@ -371,7 +376,7 @@ def attack_value(st, m, i):
     return a
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64, I64, I64)], cache=True, _nrt=False)
 def normal_dice(st, m, i, hi, j):
     """(attack dice, defense dice) of a normal attack of ``i`` standing on ``hi`` on ``j``
     ("Resolving a Master Game Attack", "Height Advantage")."""
@@ -396,7 +401,7 @@ def expected(st, a, d, left):
 
 
 # =========================================================== wounds and destruction
-@njit(cache=True)
+@njit([(ST, MT, I64)], cache=True)
 def destroy(st, m, j):
     """ "Destroying Figures"; a carried Treasure Glyph is placed on the space the figure
     last occupied unless a Glyph is already there ("Treasure Glyphs")."""
@@ -422,7 +427,7 @@ def destroy(st, m, j):
     log(m, E_DESTROYED, st[4][j, F_SIDE], j, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit([(ST, MT, I64, I64, I64)], cache=True)
 def wound(st, m, j, w, by):
     """``w`` wounds to ``j`` (by figure ``by``, or -1); destroyed at its Life Value."""
     fi, fr, s = st[4], st[5], m[0]
@@ -439,7 +444,7 @@ def wound(st, m, j, w, by):
 
 
 # =========================================================== attacks
-@njit(cache=True)
+@njit([(ST, MT, I64, I64)], cache=True)
 def normal_attack(st, m, i, j):
     """One normal attack ("Resolving a Master Game Attack") with Gulløx Wing Render (re-roll
     1 non-skull die, adjacent), Bloodcursed Blade (+1 skull, adjacent), Nanite Shielding
@@ -488,7 +493,7 @@ def defend_special(st, m, i, j, sk):
     wound(st, m, j, w, i)
 
 
-@njit(cache=True)
+@njit([(ST, MT, I64, I64, I64, I1)], cache=True)
 def affected(st, m, i, j, line_dir, out):
     """Figures affected by ``i``'s special attack into ``out`` (count returned):
     "Explosion X": the target, then every figure within X spaces of it (friend, foe,
@@ -521,7 +526,7 @@ def affected(st, m, i, j, line_dir, out):
     return n
 
 
-@njit(cache=True)
+@njit([(ST, MT, I64, I64, I64)], cache=True)
 def special_attack(st, m, i, j, line_dir):
     """A special attack (Explosion X on target ``j``, or Line X along ``line_dir``):
     attack dice rolled once, not modified ("Special Attacks"); affected figures defend
@@ -868,51 +873,84 @@ def target_worth(st, m, j, e, pk):
 
 
 @njit(cache=True, _nrt=False)
-def best_attack_from(st, m, i, h):
-    """Greedy worth of ``i``'s best normal attack from space ``h``."""
-    fi, s = st[4], m[0]
+def foe_context(st, m, i):
+    """What greedy's move choice needs of ``i``'s enemies that does not depend on where
+    ``i`` ends its move, once per activation into ``wk`` (rows ``W_FOE`` ..): alive
+    enemy, Range (Ivor), Attack (Astrid), Defense against an attacker not higher /
+    higher, level, and whether ``i`` is adjacent to it now."""
+    fi, s, wk = st[4], m[0], m[8]
     side = fi[i, F_SIDE]
-    eng = engaged_at(st, m, i, h)
-    rv = reach_range(st, m, i)
+    for k in range(fi.shape[0]):
+        foe = s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side
+        wk[W_FOE, k] = 1 if foe else 0
+        if not foe:
+            continue
+        wk[W_FRANGE, k] = reach_range(st, m, k)
+        wk[W_FATTACK, k] = attack_value(st, m, k)
+        wk[W_FDEF_LOW, k] = defense_value(st, m, k, s[k, S_HEX], False)
+        wk[W_FDEF_HIGH, k] = defense_value(st, m, k, s[k, S_HEX], True)
+        wk[W_FLEVEL, k] = level_of(st, m, k)
+        wk[W_FADJ, k] = 1 if fig_dist(st, m, i, k) == 1 else 0
+
+
+@njit(cache=True, _nrt=False)
+def best_attack_from(st, m, i, h, atk, rv):
+    """Greedy worth of ``i``'s best normal attack from space ``h`` (Attack ``atk``, Range
+    ``rv``; enemies from :func:`foe_context`, their distances from ``h`` in
+    ``wk[W_FDIST]``) as ``normal_dice`` and "Engagement" say, and of its best attack next
+    turn on an enemy it cannot attack now but could reach (within Move + Range)."""
+    hx, fi, s, wk = st[0], st[4], m[0], m[8]
+    nf = fi.shape[0]
+    eng = False
+    for j in range(nf):
+        if wk[W_FOE, j] == 1 and wk[W_FDIST, j] == 1:
+            eng = True
+    li = hx[h, H_LEVEL]
+    reach_next = fi[i, F_MOVE] + rv
     best = 0.0
-    for j in range(fi.shape[0]):
-        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+    nxt = 0.0
+    for j in range(nf):
+        if wk[W_FOE, j] == 0:
             continue
-        d = dist_to(st, m, h, j)
-        if eng:
-            if d != 1:
-                continue
-        elif d > rv or not (d == 1 or sees(st, m, i, h, j)):
+        d = wk[W_FDIST, j]
+        now = d == 1 if eng else d <= rv and (d == 1 or sees(st, m, i, h, j))
+        if not now and d > reach_next:
             continue
-        a, dd = normal_dice(st, m, i, h, j)
-        left = fi[j, F_LIFE] - s[j, S_WOUNDS]
-        e, pk = expected(st, a, dd, left)
+        lj = wk[W_FLEVEL, j]
+        a = atk + height_dice(li, lj)
+        dd = wk[W_FDEF_HIGH if li > lj else W_FDEF_LOW, j] + height_dice(lj, li)
+        e, pk = expected(st, a, dd, fi[j, F_LIFE] - s[j, S_WOUNDS])
         v = target_worth(st, m, j, e, pk)
-        if v > best:
-            best = v
-    return best
+        if now:
+            if v > best:
+                best = v
+        elif v > nxt:
+            nxt = v
+    return best, nxt
 
 
 @njit(cache=True, _nrt=False)
 def threat_on(st, m, i, h):
     """Expected worth the enemies could take from ``i`` on ``h`` next turn (enemies that
-    can reach it: in range now, or within Move + Range)."""
-    hx, fi, fr, s = st[0], st[4], st[5], m[0]
-    side = fi[i, F_SIDE]
+    can reach it: in range now, or within Move + Range; values from :func:`foe_context`)."""
+    hx, fi, fr, s, wk = st[0], st[4], st[5], m[0], m[8]
     li = hx[h, H_LEVEL]
+    left = fi[i, F_LIFE] - s[i, S_WOUNDS]
+    d_low = defense_value_at(st, m, i, h, False)
+    d_high = defense_value_at(st, m, i, h, True)
     tot = 0.0
     for k in range(fi.shape[0]):
-        if s[k, S_ALIVE] == 0 or fi[k, F_SIDE] == side:
+        if wk[W_FOE, k] == 0:
             continue
-        d = dist_to(st, m, h, k)
-        rk = reach_range(st, m, k)
+        d = wk[W_FDIST, k]
+        rk = wk[W_FRANGE, k]
         if d > fi[k, F_MOVE] + rk:
             continue
-        lk = level_of(st, m, k)
-        a = attack_value(st, m, k) + height_dice(lk, li)
-        dd = defense_value_at(st, m, i, h, lk > li) + height_dice(li, lk)
-        e, _ = expected(st, a, dd, fi[i, F_LIFE] - s[i, S_WOUNDS])
-        w = 1.0 if d <= rk else 0.6
+        lk = wk[W_FLEVEL, k]
+        a = wk[W_FATTACK, k] + height_dice(lk, li)
+        dd = (d_high if lk > li else d_low) + height_dice(li, lk)
+        e, _ = expected(st, a, dd, left)
+        w = 1.0 if d <= rk else NEXT_TURN
         tot += w * e * fr[i, 0]
     return tot
 
@@ -960,15 +998,20 @@ def glyph_worth(st, m, i, h):
 
 
 @njit(cache=True, _nrt=False)
-def position_worth(st, m, i, h, start, threat_w):
+def position_worth(st, m, i, h, start, threat_w, atk, rv):
     """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat,
-    minus leaving-engagement and terrain risks, plus glyphs, height and closing in."""
-    hx, tr, fi, fr, op, s = st[0], st[3], st[4], st[5], st[9], m[0]
-    side = fi[i, F_SIDE]
-    v = best_attack_from(st, m, i, h)
+    plus its weighted best attack next turn (``NEXT_TURN`` x, as the threat counts enemies
+    that must move first), minus leaving-engagement and terrain risks, plus glyphs,
+    height and closing in
+    (after :func:`foe_context` and :func:`foe_distances` from ``h``; ``atk``, ``rv``:
+    ``i``'s Attack and Range)."""
+    hx, tr, fi, fr, op, s, wk = st[0], st[3], st[4], st[5], st[9], m[0], m[8]
+    nf = fi.shape[0]
+    v, nxt = best_attack_from(st, m, i, h, atk, rv)
     v -= threat_w * threat_on(st, m, i, h)
     v += glyph_worth(st, m, i, h)
     v += 0.3 * hx[h, H_LEVEL]
+    v += threat_w * (NEXT_TURN * nxt)
     pskull = op[O_SKULL] / op[O_SIDES]
     te = hx[h, H_TERRAIN]
     left = fi[i, F_LIFE] - s[i, S_WOUNDS]
@@ -976,20 +1019,21 @@ def position_worth(st, m, i, h, start, threat_w):
         v -= 0.95 * fr[i, 0] * left * 2.0
     if tr[te, TR_LAVA_FIELD] != 0:
         v -= pskull * fr[i, 0]
+    fly = (fi[i, F_POWERS] & P_FLYING) != 0
+    stealth = (fi[i, F_POWERS] & P_STEALTH) != 0
+    leaves = h != start and not disengage_safe(st, m, i)
     near = BIG
-    for k in range(fi.shape[0]):
-        if s[k, S_ALIVE] == 0 or fi[k, F_SIDE] == side:
+    for k in range(nf):
+        if wk[W_FOE, k] == 0:
             continue
-        d = dist_to(st, m, h, k)
+        d = wk[W_FDIST, k]
         if d < near:
             near = d
-        if h != start and fig_dist(st, m, i, k) == 1 and not disengage_safe(st, m, i):
-            fly = (fi[i, F_POWERS] & P_FLYING) != 0
-            stealth = (fi[i, F_POWERS] & P_STEALTH) != 0
+        if leaves and wk[W_FADJ, k] == 1:
             if (fly and not stealth) or (not fly and d != 1):
                 v -= op[O_LEAVE_DICE] * pskull * fr[i, 0]
     if near < BIG:
-        v -= 0.6 * max(near - reach_range(st, m, i), 0)
+        v -= 0.6 * max(near - rv, 0)
     return v
 
 
@@ -1012,20 +1056,65 @@ def choose_destination(st, m, i, pol):
                 k -= 1
         return start
     threat_w = op[O_THREAT] / 1000.0
+    foe_context(st, m, i)
+    atk = attack_value(st, m, i)
+    rv = reach_range(st, m, i)
+    top = attack_ceiling(st, m, i, atk)
     best = start
-    bv = position_worth(st, m, i, start, start, threat_w)
+    foe_distances(st, m, start)
+    bv = position_worth(st, m, i, start, start, threat_w, atk, rv)
     side = st[4][i, F_SIDE]
     for idx in range(nh):
         h = scan(hx, side, idx)
         if h != start and can_end(st, m, i, h):
-            v = position_worth(st, m, i, h, start, threat_w)
+            # exact pruning: the worth without its (never positive) threat and risk
+            # terms, with the best attack anywhere, cannot beat the best so far
+            near = foe_distances(st, m, h)
+            bound = (top if near <= rv else 0.0) + glyph_worth(st, m, i, h)
+            bound += 0.3 * hx[h, H_LEVEL]
+            bound += threat_w * (NEXT_TURN * top)
+            if near < BIG:
+                bound -= 0.6 * max(near - rv, 0)
+            if bound <= bv + 1e-9:
+                continue
+            v = position_worth(st, m, i, h, start, threat_w, atk, rv)
             if v > bv + 1e-9:
                 bv = v
                 best = h
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def foe_distances(st, m, h):
+    """Spaces from ``h`` to each enemy into ``wk[W_FDIST]`` (after :func:`foe_context`);
+    returns the nearest (``BIG``: none)."""
+    wk = m[8]
+    near = BIG
+    for k in range(st[4].shape[0]):
+        if wk[W_FOE, k] == 1:
+            d = dist_to(st, m, h, k)
+            wk[W_FDIST, k] = d
+            if d < near:
+                near = d
+    return near
+
+
+@njit(cache=True, _nrt=False)
+def attack_ceiling(st, m, i, atk):
+    """At least either worth of :func:`best_attack_from` from any space: each enemy with the most
+    attack dice (+2 height) against its least Defense, plus a margin (the expected-wound
+    tables rise with attack dice and fall with defense dice)."""
+    fi, s, wk = st[4], m[0], m[8]
+    top = 0.0
+    for j in range(fi.shape[0]):
+        if wk[W_FOE, j] == 1:
+            dd = min(wk[W_FDEF_LOW, j], wk[W_FDEF_HIGH, j])
+            e, pk = expected(st, atk + 2, dd, fi[j, F_LIFE] - s[j, S_WOUNDS])
+            top = max(top, target_worth(st, m, j, e, pk))
+    return top + 1e-6
+
+
+@njit([(ST, MT, I64, I64, I64)], cache=True)
 def special_worth(st, m, i, j, line_dir):
     """Greedy worth of a special attack: enemies' expected worth lost minus friends'."""
     fi, s = st[4], m[0]
@@ -1176,7 +1265,7 @@ def card_turn(st, m, c, pol):
         s[order[q], S_ACTIVE] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64)], cache=True, _nrt=False)
 def alive_count(st, m, side):
     fi, s = st[4], m[0]
     n = 0
@@ -1195,7 +1284,7 @@ def card_alive(st, m, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit([(ST, MT, I64)], cache=True, _nrt=False)
 def score(st, m, side):
     """ "Scoring": points per Life of each Army Card x remaining Life on the battlefield."""
     fi, fr, s = st[4], st[5], m[0]
@@ -1220,7 +1309,7 @@ def check_victory(st, m):
     return True
 
 
-@njit(cache=True)
+@njit([(ST, MT, I64, I64)], cache=True)
 def place_markers(st, m, side, pol):
     """ "Place Order Markers": 1, 2, 3 and the decoy X on the side's own Army Cards.
     Random: uniform over cards with figures; greedy: by the worth of each card's turn,
@@ -1340,29 +1429,24 @@ def end_of_round(st, m):
 
 
 @njit(cache=True)
-def player_turn(st, m, side, q, pol):
-    """A Player Turn: reveal marker ``q`` of ``side`` and take that Army Card's turn."""
-    g, mk = m[3], m[4]
-    c = mk[side, q]
-    g[G_TURNS] += 1
-    if c < 0 or not card_alive(st, m, c):
-        log(m, E_NOFIG, side, q + 1, c, 0, 0, 0, 0, 0, 0, 0)
-        return
-    log(m, E_TURN, side, q + 1, c, 0, 0, 0, 0, 0, 0, 0)
-    card_turn(st, m, c, pol)
-
-
-@njit(cache=True)
 def turns_of_round(st, m, from_turn):
     """Player Turns ``from_turn`` .. 5 of the round (alternating from the Initiative
-    side), a victory check after each; then the end of the round."""
-    op, g = st[9], m[3]
+    side: reveal that side's marker, take that Army Card's turn), a victory check after
+    each; then the end of the round."""
+    op, g, mk = st[9], m[3], m[4]
     for t in range(from_turn, 6):
         side = g[G_INIT] if t % 2 == 0 else 1 - g[G_INIT]
         pol = op[O_POL_A + side]
         if g[G_ROLL] != 0 or pol == POL_STRONG:
             pol = POL_GREEDY
-        player_turn(st, m, side, t // 2, pol)
+        # a Player Turn: reveal the marker and take that Army Card's turn
+        c = mk[side, t // 2]
+        g[G_TURNS] += 1
+        if c < 0 or not card_alive(st, m, c):
+            log(m, E_NOFIG, side, t // 2 + 1, c, 0, 0, 0, 0, 0, 0, 0)
+        else:
+            log(m, E_TURN, side, t // 2 + 1, c, 0, 0, 0, 0, 0, 0, 0)
+            card_turn(st, m, c, pol)
         if check_victory(st, m):
             return
         if g[G_CHECK] != 0:
@@ -1374,18 +1458,6 @@ def turns_of_round(st, m, from_turn):
 def log_markers(m, side):
     mk = m[4]
     log(m, E_MARKERS, side, mk[side, 0], mk[side, 1], mk[side, 2], mk[side, 3], 0, 0, 0, 0, 0)
-
-
-@njit(cache=True)
-def markers_for(st, m, m2, side):
-    """The side's order markers by its policy (the strong policy plays greedy inside
-    rollouts)."""
-    pol = st[9][O_POL_A + side]
-    if pol == POL_STRONG and m[3][G_ROLL] == 0:
-        strong_markers(st, m, m2, side)
-    else:
-        place_markers(st, m, side, POL_GREEDY if pol == POL_STRONG else pol)
-    log_markers(m, side)
 
 
 @njit(cache=True)
@@ -1451,27 +1523,20 @@ def strong_markers(st, m, m2, side):
             place_markers(st, m2, other, POL_GREEDY)
             g2[G_INIT] = initiative(st, m2)
             turns_of_round(st, m2, 0)
-            if g2[G_END] < 0:
+            if g2[G_END] < 0:  # the next round: greedy markers and play for both sides
                 g2[G_ROUND] += 1
-                greedy_round(st, m2)
+                start_of_round(st, m2)
+                if not check_victory(st, m2):
+                    for s2 in range(2):
+                        place_markers(st, m2, s2, POL_GREEDY)
+                    g2[G_INIT] = initiative(st, m2)
+                    turns_of_round(st, m2, 0)
             tot += rollout_value(st, m2, side)
         if tot > bv + 1e-9:
             bv = tot
             best = p
     for q in range(4):
         mk[side, q] = plans[best, q]
-
-
-@njit(cache=True)
-def greedy_round(st, m):
-    """A round of a rollout: greedy markers and play for both sides."""
-    start_of_round(st, m)
-    if check_victory(st, m):
-        return
-    for side in range(2):
-        place_markers(st, m, side, POL_GREEDY)
-    m[3][G_INIT] = initiative(st, m)
-    turns_of_round(st, m, 0)
 
 
 @njit(cache=True)
@@ -1496,8 +1561,13 @@ def play_round(st, m, m2):
     start_of_round(st, m)
     if check_victory(st, m):
         return
-    for side in range(2):
-        markers_for(st, m, m2, side)
+    for side in range(2):  # the strong policy plays greedy inside rollouts
+        pol = op[O_POL_A + side]
+        if pol == POL_STRONG and g[G_ROLL] == 0:
+            strong_markers(st, m, m2, side)
+        else:
+            place_markers(st, m, side, POL_GREEDY if pol == POL_STRONG else pol)
+        log_markers(m, side)
     if g[G_ROUND] == 1 and (op[O_FORCED] >= 0 or op[O_FIRST] != 0):
         g[G_INIT] = g[G_FIRST]
     else:
@@ -1660,23 +1730,6 @@ def write_record(st, m, rec, urec, row):
         urec[row, i, 5] = s[i, S_ROUND_OUT]
 
 
-@njit(cache=True)
-def play_match(st, m, m2, k):
-    """Set-up, then rounds until a victory or the round limit."""
-    g = m[3]
-    setup_match(st, m, k)
-    if g[G_CHECK] != 0:
-        check(st, m)
-    while g[G_END] < 0:
-        play_round(st, m, m2)
-        if g[G_END] < 0:
-            g[G_ROUND] += 1
-    log(
-        m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
-        int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
-    )  # fmt: skip
-
-
 @njit(cache=True, nogil=True)
 def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a, b, c):
     """The one entry kernel (one compile serves the match runner and the rule tests).
@@ -1691,24 +1744,29 @@ def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a,
         s.copy(), occ.copy(), gs.copy(), np.zeros(G_COLS, np.int64), mk.copy(), dc, rng.copy(),
         ev, np.zeros_like(wk),
     )  # fmt: skip
-    if code != OP_BLOCK:
-        return operation(st, m, m2, code, a, b, c)
-    for kk in range(count):
-        k = first + kk
-        seed_match(rng, state, k % block)
-        g[G_TRACE] = 1 if trace else 0
-        g[G_CHECK] = 1 if chk else 0
-        g[G_NEV] = 0
-        play_match(st, m, m2, k)
-        row = kk if rec.shape[0] == count else k
-        write_record(st, m, rec, urec, row)
-    return g[G_NEV] if trace else 0
-
-
-@njit(cache=True)
-def operation(st, m, m2, code, a, b, c):
-    """The sandbox's operations (rule tests on hand-built positions)."""
-    g, wk = m[3], m[8]
+    if code == OP_BLOCK:
+        for kk in range(count):
+            k = first + kk
+            seed_match(rng, state, k % block)
+            g[G_TRACE] = 1 if trace else 0
+            g[G_CHECK] = 1 if chk else 0
+            g[G_NEV] = 0
+            # a match: set-up, then rounds until a victory or the round limit
+            setup_match(st, m, k)
+            if g[G_CHECK] != 0:
+                check(st, m)
+            while g[G_END] < 0:
+                play_round(st, m, m2)
+                if g[G_END] < 0:
+                    g[G_ROUND] += 1
+            log(
+                m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
+                int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
+            )  # fmt: skip
+            row = kk if rec.shape[0] == count else k
+            write_record(st, m, rec, urec, row)
+        return g[G_NEV] if trace else 0
+    # the sandbox's operations (rule tests on hand-built positions)
     if code == OP_ATTACK:
         normal_attack(st, m, a, b)
     elif code == OP_SPECIAL:

@@ -18,7 +18,9 @@ block.  A level is a quarter of a space's width.
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +39,12 @@ DEFAULT_SCENARIO = "open_field"
 LEVEL_UNITS = 0.25
 TOKEN = re.compile(r"^(\d+)([a-z])([AB]?)(?:([WT])(\d+))?(?:\^(\d+))?$")
 TIME_WINNERS = {"score": -1, "a": 0, "b": 1}
+#: Where computed line-of-sight tables are kept between runs.
+SIGHT_CACHE = Path(__file__).resolve().parent / "__pycache__"
+#: The newest tables kept there (one file per map and set of figure heights).
+SIGHT_CACHE_FILES = 32
+_SOURCE_DIGEST = hashlib.sha1(Path(__file__).read_bytes()).digest()
+_SIGHT_MEMO: dict[str, np.ndarray] = {}
 
 
 @dataclass
@@ -250,7 +258,43 @@ def _space_at(px: np.ndarray, py: np.ndarray, lookup: np.ndarray) -> np.ndarray:
 
 def sight_tables(hx: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
     """Line of sight ``los[ha * n + hb, i, j]`` (1 or 0) from a figure of height
-    ``heights[ha]`` on space ``i`` to one of height ``heights[hb]`` on space ``j``."""
+    ``heights[ha]`` on space ``i`` to one of height ``heights[hb]`` on space ``j``.
+
+    Computing them takes seconds, so they are kept in memory and in ``SIGHT_CACHE``
+    (keyed by the map, the heights and this file's source; a fresh copy is returned)."""
+    key = hashlib.sha1(hx.tobytes() + repr(heights).encode() + _SOURCE_DIGEST).hexdigest()
+    if key not in _SIGHT_MEMO:
+        _SIGHT_MEMO[key] = _sight_from_disk(key, hx, heights)
+    return _SIGHT_MEMO[key].copy()
+
+
+def _sight_from_disk(key: str, hx: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
+    """The tables of ``key`` from the disk cache, computed (and stored) if missing."""
+    path = SIGHT_CACHE / f"sight-{key[:24]}.npy"
+    try:
+        los = np.load(path)
+        n = len(heights)
+        if los.dtype == np.int64 and los.shape == (n * n, hx.shape[0], hx.shape[0]):
+            return los
+    except (OSError, ValueError):
+        pass
+    los = _compute_sight(hx, heights)
+    try:  # written whole then renamed: a parallel process never reads half a file
+        SIGHT_CACHE.mkdir(exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as out:
+            np.save(out, los)
+        os.replace(tmp, path)
+        kept = sorted(SIGHT_CACHE.glob("sight-*.npy"), key=lambda p: p.stat().st_mtime)
+        for old in kept[:-SIGHT_CACHE_FILES]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only install recomputes the tables
+    return los
+
+
+def _compute_sight(hx: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
+    """The tables of :func:`sight_tables`, computed."""
     n_hex = hx.shape[0]
     under, t = _sight_samples(tuple(int(v) for v in hx.ravel()), n_hex)
     level = hx[:, L.H_LEVEL].astype(float)

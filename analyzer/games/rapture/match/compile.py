@@ -61,13 +61,17 @@ class MatchOptions:
       (a kill or wound of a unit worth more counts as that much).
     * ``greedy_tempo``: in the last round greedy gives no value to attacks of a later
       activation and no threat to opposing units that have acted.
+    * ``greedy_press``: greedy presses the attack: a close combat attack is also worth the
+      strike it may prevent, killing the opposing carrier half the mission it denies,
+      a step closer to a target within two moves still counts, and a unit tied in close
+      combat leaves the objective to the next closest unit.
     """
 
     policy_a: str = "greedy"
     policy_b: str = "greedy"
     lookahead_k: int = 3
-    lookahead_depth: int = 4
-    lookahead_rollouts: int = 4
+    lookahead_depth: int = 6
+    lookahead_rollouts: int = 8
     first: str = "rules"
     base_counts: bool = False
     lof_odd_to_interposer: bool = True
@@ -80,6 +84,7 @@ class MatchOptions:
     greedy_threat: int = 15
     greedy_win_cap: bool = True
     greedy_tempo: bool = True
+    greedy_press: bool = True
     check_invariants: bool = False
     round1_first: int = -1
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -118,6 +123,7 @@ MATCH_OPTION_KINDS: dict[str, OptionKind] = {
     "greedy_threat": integer(0, 100),
     "greedy_win_cap": flag(),
     "greedy_tempo": flag(),
+    "greedy_press": flag(),
     "check_invariants": flag(),
     # side forced to take the first activation of round 1: -1 by the rules, 0 A, 1 B
     "round1_first": choice(-1, 0, 1),
@@ -149,6 +155,7 @@ def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.n
     o[L.O_AI_THREAT] = opt.greedy_threat
     o[L.O_AI_WINCAP] = int(opt.greedy_win_cap)
     o[L.O_AI_TEMPO] = int(opt.greedy_tempo)
+    o[L.O_AI_PRESS] = int(opt.greedy_press)
     return o
 
 

@@ -304,7 +304,8 @@ O_HAND_N = 3
 O_AI_THREAT = O_HAND0 + 2 * O_HAND_N  # weight of the opposing threat at a position, in %
 O_AI_WINCAP = O_AI_THREAT + 1  # 1: VP count only up to what can still decide the game
 O_AI_TEMPO = O_AI_WINCAP + 1  # 1: no value for attacks after the last round
-O_COLS = 28
+O_AI_PRESS = O_AI_TEMPO + 1  # 1: value removing threats and carriers, closing in
+O_COLS = 29
 
 # ------------------------------------------------------------------ trace
 (

@@ -94,6 +94,7 @@ from analyzer.games.rapture.match.layout import (
     G_MIS0,
     G_MOVES,
     G_NT,
+    G_POINTS0,
     G_ROUND,
     G_TARGET0,
     G_VP0,
@@ -133,6 +134,7 @@ from analyzer.games.rapture.match.layout import (
     MK_FIRE,
     MK_SHELTER,
     MOVE_LIMIT,
+    O_AI_PRESS,
     O_AI_TEMPO,
     O_AI_THREAT,
     O_AI_WINCAP,
@@ -254,17 +256,22 @@ def kill_value(X, t, side):
     G = xG(X)
     u = SI[t, SI_UNIT]
     vp = np.float64(0.0)
+    disables = np.bool_(True)
     if US[u, US_TYPE] == SQUAD:
         left = np.int64(0)
         f = US[u, US_FIRST]
         for m in range(f, f + US[u, US_N]):
             left += MI[m, MI_ALIVE]
-        if left <= 1:
+        disables = left <= 1
+        if disables:
             vp = float(US[u, US_POINTS])
     elif SI[t, SI_POINTS] > 0 and US[u, US_TYPE] == BAND and t != lead_model(X, u):
         vp = float(SI[t, SI_POINTS])
+        disables = np.bool_(False)
     else:
         vp = float(unit_points_alive(X, u))
+    if disables and pressing(X):
+        vp += carrier_denial(X, u, side)
     if vp > 0.0:
         if G[G_BONUS0 + side] == 0 and G[G_DIS0 + side] < BONUS_POINTS <= G[G_DIS0 + side] + vp:
             vp += BONUS_VP
@@ -276,6 +283,26 @@ def kill_value(X, t, side):
     return vp
 
 
+@njit(**INLINE)
+def pressing(X):
+    """Greedy presses the attack (``O_AI_PRESS``, option ``greedy_press``)."""
+    return xOPT(X)[O_AI_PRESS] == 1
+
+
+@njit(**INNER)
+def carrier_denial(X, u, side):
+    """Half the VP of the opposing mission when unit u carries the opposing side's object
+    ("Supply Run"): disabling it drops the object, which must then be picked up again
+    (for free, so the mission is delayed, not lost)."""
+    G = xG(X)
+    o = 1 - side
+    k = G[G_MIS0 + o]
+    MIS = xMIS(X)
+    if G[G_CARRIER0 + o] == u and G[G_DONE0 + o] == 0 and MIS[k, M_KIND] == MIS_CARRY:
+        return 0.5 * MIS[k, M_VP]
+    return 0.0
+
+
 @njit(**INNER)
 def decisive_vp(X, side):
     """The most victory points that can still change the result for ``side`` ("End of the
@@ -283,13 +310,9 @@ def decisive_vp(X, side):
     points not yet credited to it, its 30-point bonus, its mission's VP) minus side's lead,
     plus one.  VP beyond it win nothing more, so greedy values a kill (and a wound, see
     :func:`vph_of`) at most this much (``O_AI_WINCAP``)."""
-    US = xUS(X)
     G = xG(X)
     o = 1 - side
-    left = -G[G_DIS0 + o]
-    for v in range(US.shape[0]):
-        if US[v, US_SIDE] == side:
-            left += US[v, US_POINTS]
+    left = G[G_POINTS0 + side] - G[G_DIS0 + o]  # side's list points not yet credited
     if G[G_BONUS0 + o] == 0:
         left += BONUS_VP
     if xOPT(X)[O_MISSIONS] == 1 and G[G_DONE0 + o] == 0:
@@ -441,10 +464,13 @@ def closest_to_objective(X, u):
     if lead < 0:
         return False
     kind = MIS[G[G_MIS0 + side], M_KIND]
+    press = pressing(X)
     if kind == MIS_HOLD:
         mine = min(area_gap(X, side, MF[lead, MF_X], MF[lead, MF_Y], SF[lead, SF_R]), 1e9)
         for v in range(US.shape[0]):
             if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
+                continue
+            if press and _tied_up(X, v):
                 continue
             lv = lead_model(X, v)
             if lv >= 0 and area_gap(X, side, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) < mine:
@@ -457,11 +483,20 @@ def closest_to_objective(X, u):
         for v in range(US.shape[0]):
             if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
                 continue
+            if press and _tied_up(X, v):
+                continue
             lv = lead_model(X, v)
             if lv >= 0 and math.sqrt((MF[lv, MF_X] - ox) ** 2 + (MF[lv, MF_Y] - oy) ** 2) < dme:
                 return False
         return True
     return False
+
+
+@njit(**INLINE)
+def _tied_up(X, v):
+    """Unit v is tied in close combat or escaping: it will not go for an objective soon."""
+    UI = xUI(X)
+    return UI[v, UI_ENG] == 1 or UI[v, UI_MK + MK_ESCAPE] > 0
 
 
 @njit(**INLINE)
@@ -559,12 +594,18 @@ GAMMA = 0.75
 DECAY = 1.0 / GAMMA - 1.0
 #: Weight of attacks possible in a later activation.
 FUT_W = 1.0
+#: Extra value of a target at contact over one a whole activation away (``greedy_press``).
+PRESS_SLOPE = 0.2
 
 
 @njit(**INNER)
-def _gpow(activations):
+def _gpow(activations, press):
     """Discount of an attack ``activations`` activations away: 1 / (1 + DECAY * a), at least
-    one activation (continuous, so every step towards a target counts)."""
+    one activation (continuous, so every step towards a target counts).  With ``press``
+    (:func:`pressing`) a target within one activation is worth up to ``PRESS_SLOPE`` more
+    the closer it is, so that closing in still counts there."""
+    if press and activations < 1.0:
+        return GAMMA * (1.0 + PRESS_SLOPE * (1.0 - activations))
     return 1.0 / (1.0 + DECAY * max(activations, 1.0))
 
 
@@ -712,6 +753,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     imm = 0.0
     fut = 0.0
     threat = 0.0
+    press = pressing(X)
     dry = rng_range >= 0.0 and not in_water(X, x, y)
     # line of sight is checked for the two best targets in range and the three most
     # dangerous shooters in range only; other shooters count at 3/4 (cover unknown)
@@ -731,7 +773,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
             elif d <= budget and moves_left >= 1 and ap_left >= 2:
                 imm = max(imm, 0.7 * ev * min(cc_left, ap_left - 1))
             else:
-                fut = max(fut, ev * _gpow(d / (2.0 * budget)))
+                fut = max(fut, ev * _gpow(d / (2.0 * budget), press))
         if rng_range >= 0.0 and W[t, W_RNG] > 0.0 and UI[tu, UI_ENG] == 0:
             if d <= rng_range and rng_left > 0 and contact < 0 and dry:
                 fut = max(fut, W[t, W_RNG] * GAMMA)
@@ -741,7 +783,7 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
                 elif s2 < 0 or W[t, W_RNG] > W[s2, W_RNG]:
                     s2 = t
             else:
-                fut = max(fut, W[t, W_RNG] * _gpow(max(d - rng_range, 0.0) / (2.0 * budget)))
+                fut = max(fut, W[t, W_RNG] * _gpow(max(d - rng_range, 0.0) / (2.0 * budget), press))
         # their attacks (one move, then the attack)
         reach = W[t, W_REACH]
         v = W[t, W_THR_RNG]
@@ -981,13 +1023,15 @@ def candidates(X, u, C, greedy):
     nt_ = np.int64(0)
     if greedy:
         # the value of heading for each opposing model, then the best two (distinct units)
+        press = pressing(X)
         tv = xWS(X)[WS_TVAL : WS_TVAL + nmod]
         foes = xWI(X)[WI_FOES + 1 : WI_FOES + 1 + xWI(X)[WI_FOES]]  # from prepare_values
         for t in foes:
             d = edge_distance(x0, y0, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
             tv[t] = max(
-                W[t, W_CC] * _gpow(d / (2.0 * max(budget, 1.0))),
-                W[t, W_RNG] * _gpow(max(d - SF[lead, SF_RANGE], 0.0) / (2.0 * max(budget, 1.0))),
+                W[t, W_CC] * _gpow(d / (2.0 * max(budget, 1.0)), press),
+                W[t, W_RNG]
+                * _gpow(max(d - SF[lead, SF_RANGE], 0.0) / (2.0 * max(budget, 1.0)), press),
             )
         for _k in range(2):
             best = np.int64(-1)
@@ -1268,9 +1312,13 @@ def _area_point(X, side):
 
 @njit(**INNER)
 def _cc_score(X, a, t, dice, side):
-    """Close combat attack: expected value minus the expected counterblow and dodge."""
+    """Close combat attack: expected value minus the expected counterblow and dodge; with
+    :func:`pressing` plus the kill chance times the strike the target would deal to the
+    attacker in its own activation (half when it has acted, as it strikes only next
+    round; none then in the last round)."""
     SI = xSI(X)
     MI = xMI(X)
+    UI = xUI(X)
     tp = SI[t, SI_POOL]
     if not actor_blocked(X, t) and MI[tp, MI_RP] >= 1:
         dice -= MI[t, MI_CS + ST_TEC] // 2  # expected dodge successes (4+)
@@ -1286,6 +1334,14 @@ def _cc_score(X, a, t, dice, side):
             1 - side,
         )
         v -= (1.0 - pk) * cb * 0.5
+    if pressing(X) and not actor_blocked(X, t):
+        fac = 1.0 if UI[SI[t, SI_UNIT], UI_ACT] == 0 else (0.0 if last_round(X) else 0.5)
+        if fac > 0.0:
+            strike, _ = attack_value(
+                X, MI[t, MI_CS + ST_ATT], MI[t, MI_CS + ST_CCS], a, np.bool_(False), np.int64(0),
+                1 - side,
+            )  # fmt: skip
+            v += pk * fac * strike
     return v + 0.01
 
 

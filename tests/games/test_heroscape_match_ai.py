@@ -1,0 +1,64 @@
+"""Heroscape match engine: the line-of-sight cache and the greedy AI's engagement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.games.heroscape.match import scenario as S
+from analyzer.games.heroscape.match.engine import ENGINE
+from analyzer.match import prepare
+from analyzer.match.runner import run_records
+from analyzer.paths import system_config
+
+LISTS = system_config("heroscape", "lists")
+ATTACKS = 8  # record column of the attacks per match (engine.record_extras[0])
+
+
+@pytest.fixture
+def sight_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(S, "SIGHT_CACHE", tmp_path)
+    monkeypatch.setattr(S, "_SIGHT_MEMO", {})
+    return tmp_path
+
+
+def test_sight_tables_are_cached_on_disk(sight_cache: Path) -> None:
+    """The tables come back the same from memory, from the disk file, and recomputed
+    when the file is damaged."""
+    hx = S.load_scenario("highlands").hx
+    heights = (4, 5, 9)
+    fresh = S._compute_sight(hx, heights)
+    first = S.sight_tables(hx, heights)
+    files = list(sight_cache.glob("sight-*.npy"))
+    assert len(files) == 1
+    assert np.array_equal(first, fresh) and first.dtype == np.int64
+    first[0, 0, 1] = 7  # callers get copies: the cache is not changed through them
+    assert np.array_equal(S.sight_tables(hx, heights), fresh)
+    S._SIGHT_MEMO.clear()
+    assert np.array_equal(S.sight_tables(hx, heights), fresh)  # from the file
+    files[0].write_bytes(b"not an array")
+    S._SIGHT_MEMO.clear()
+    assert np.array_equal(S.sight_tables(hx, heights), fresh)  # recomputed
+
+
+def test_sight_cache_keeps_the_newest_files(
+    sight_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(S, "SIGHT_CACHE_FILES", 2)
+    hx = S.load_scenario("open_field").hx
+    for heights in ((4,), (5,), (4, 5)):
+        S.sight_tables(hx, heights)
+    assert len(list(sight_cache.glob("sight-*.npy"))) == 2
+
+
+def test_greedy_melee_mirror_engages() -> None:
+    """All-melee mirror (Utgar Warband): greedy closes in and fights.  With the former
+    default threat weight 0.5 both sides held back out of reach: every match was a draw
+    without a single attack."""
+    lists = LISTS / "utgar_warband.yaml"
+    setup = prepare("heroscape", lists, lists, options={"first": "alternate"})
+    rec, _ = run_records(ENGINE, setup, 24, 2026, threads=1)
+    assert (rec[:, ATTACKS] > 0).all()
+    assert (rec[:, 0] != 0).sum() >= 20  # decided (not drawn) matches
