@@ -18,7 +18,7 @@ from analyzer.games.degenesis.match import layout as L
 from analyzer.games.degenesis.match.engine import ENGINE
 from analyzer.games.degenesis.match.sandbox import Sandbox
 from analyzer.match.options import check_match_options
-from analyzer.match.runner import run_records
+from analyzer.match.runner import run_records, trace_events
 
 CARDS = """
 system: degenesis
@@ -49,6 +49,14 @@ units:
     stages:
       - {attack: {white: 1}, defense: 3, range: 0}
       - {attack: {white: 2}, defense: 1, range: 1}
+  - name: Twin
+    kind: operative
+    points: 20
+    cult: Judges
+    concept: IV The Ruler
+    focus: {pool: {white: 2}, defense: 2}
+    primal: {pool: {white: 2}, defense: 2}
+    potentials: [{name: Spare, cult: Judges}]
 """
 ROSTER = "name: Solo\nsystem: degenesis\nside: roster\nunits: [{unit: Tester}]\n"
 HOSTILE = """name: Nest
@@ -85,6 +93,9 @@ def files(tmp_path_factory) -> dict[str, Path]:
 
 
 def make_setup(files, roster=None, hostile=None, policies=("greedy", "greedy"), **opts):
+    """A prepared match-up of the test cards; the scripted-dice tests of the other rules
+    play without the APOCALYPTIC TAROT unless asked (``arcana=True``)."""
+    opts.setdefault("arcana", False)
     sides = ENGINE.load_sides(roster or files["roster"], hostile or files["hostile"],
                               files["units"])  # fmt: skip
     return ENGINE.prepare(sides.cards, sides.lists, policies=policies,
@@ -184,7 +195,7 @@ def test_area_attack_example(files, tmp_path) -> None:
     )
     sides = ENGINE.load_sides(roster, hostile, None)  # the bundled cards
     setup = ENGINE.prepare(sides.cards, sides.lists, policies=("greedy", "greedy"),
-                           options=check_match_options(ENGINE, {}),
+                           options=check_match_options(ENGINE, {"arcana": False}),
                            scenario=str(files["mission"]))  # fmt: skip
     box = Sandbox(setup)
     box.place(0, (0, 0))
@@ -420,6 +431,21 @@ def test_policy_ladder_moves_success_the_right_way() -> None:
     assert rate[("greedy", "random")] > rate[("greedy", "greedy")] + 5 * se
 
 
+def test_rollout_operatives_beat_greedy_operatives() -> None:
+    """The rollout OPERATIVES succeed more often than greedy ones against the greedy
+    HOSTILE (mission pipeline_extraction, by more than 5 SE)."""
+    sides = ENGINE.load_sides(*ENGINE.sample_sides(), None)
+    rate = {}
+    for pols, n in ((("greedy", "greedy"), 1000), (("rollout", "greedy"), 150)):
+        setup = ENGINE.prepare(sides.cards, sides.lists, policies=pols,
+                               options=check_match_options(ENGINE, {}))  # fmt: skip
+        rec, _ = run_records(ENGINE, setup, n, seed=9, threads=2)
+        rate[pols] = ((rec[:, 0] == 1).mean(), n)
+    (strong, n_s), (greedy, n_g) = rate[("rollout", "greedy")], rate[("greedy", "greedy")]
+    se = np.sqrt(strong * (1 - strong) / n_s + greedy * (1 - greedy) / n_g)
+    assert strong > greedy + 5 * se, (strong, greedy)
+
+
 def test_each_bundled_mission_renders_to_png(tmp_path) -> None:
     from analyzer.games.degenesis.match.render import render_field
 
@@ -453,3 +479,182 @@ def test_difficulty_report_table_chart_and_fair_size(tmp_path) -> None:
     made = [D.Cell("m", "r", "h", u, s, 10) for u, s in ((2, 9), (4, 7), (6, 3), (8, 1))]
     assert D.fair_size(made) == pytest.approx(4 + (0.7 - 0.5) / 0.4 * 2)
     assert D.fair_size(made[:2]) is None
+
+
+# --------------------------------------------------------------------- the tarot
+def arcana_box(files, **opts) -> Sandbox:
+    """A sandbox playing the APOCALYPTIC TAROT (no OVERCOMMITS unless asked)."""
+    opts.setdefault("overcommit", False)
+    return Sandbox(make_setup(files, arcana=True, **opts))
+
+
+def played(box: Sandbox) -> list[tuple[int, int, int]]:
+    """(side, ARCANA, NEGATED) of every ARCANA played, in order."""
+    return [(int(r[2]), int(r[3]), int(r[5])) for r in box.events() if r[0] == L.E_ARCANA]
+
+
+def test_the_creator_adds_three_successes_after_a_failed_roll(files) -> None:
+    """ "I – The Creator: After a ROLL, SUCCESS +3": played when it turns a failure into a
+    success (1 + 3 = 4 vs DEFENSE 2), kept when the ROLL succeeds on its own."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(BRUTE, (0, 1), revealed=True)
+    box.place(GRUNT1, (0, 1), revealed=True)
+    box.hand(0, [L.A_CREATOR])
+    box.script([6, 6, 2])  # 4 SUCCESSES vs the Grunt's DEFENSE 1: no need
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert box.holding(0) == [L.A_CREATOR] and box.on(GRUNT1) == L.ON_RESERVE
+    box.script([1, 1, 3])  # 1 SUCCESS vs the Brute's DEFENSE 2
+    box.attack(TESTER, PISTOL, BRUTE)
+    assert played(box) == [(0, L.A_CREATOR, 0)] and box.holding(0) == []
+    assert int(attacks(box)[-1][7]) == 4 and box.on(BRUTE) == L.ON_RESERVE
+
+
+def test_the_mentor_secures_three_botches_after_a_roll(files) -> None:
+    """ "II – The Mentor: After a ROLL, SECURE 3": a BOTCHED ROLL counts its BOTCH as a
+    BLANK: 4 SUCCESSES hit, the ITEM is not FLIPPED."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1), revealed=True)
+    box.hand(0, [L.A_MENTOR])
+    box.script([6, 6, 1])  # 4 SUCCESSES and a BLACK BOTCH
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert played(box) == [(0, L.A_MENTOR, 0)]
+    assert box.flipped(TESTER) == 0 and box.on(GRUNT1) == L.ON_RESERVE
+
+
+def test_the_abomination_botches_a_successful_roll_and_the_mentor_answers(files) -> None:
+    """ "XII – The Abomination: After a ROLL, add 3 BOTCHES": the HOSTILE turns a hit into
+    a BOTCH (the ITEM FLIPS); a SECURE 3 (II The Mentor) cancels the 3 BOTCHES."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1), revealed=True)
+    box.hand(1, [L.A_ABOMINATION])
+    box.script([6, 6, 2])  # 4 SUCCESSES
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert played(box) == [(1, L.A_ABOMINATION, 0)] and int(attacks(box)[-1][7]) == -1
+    assert box.flipped(TESTER) == 1 << PISTOL and box.on(GRUNT1) == L.ON_FIELD
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1), revealed=True)
+    box.hand(0, [L.A_MENTOR])
+    box.hand(1, [L.A_ABOMINATION])
+    box.script([6, 6, 2])
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert played(box) == [(1, L.A_ABOMINATION, 0), (0, L.A_MENTOR, 0)]
+    assert box.flipped(TESTER) == 0 and box.on(GRUNT1) == L.ON_RESERVE
+
+
+def test_the_traditionalist_negates_an_arcana(files) -> None:
+    """ "VII – The Traditionalist: After an ARCANA is played, NEGATE it": the Creator's +3
+    is lost; both cards go back into the deck."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(BRUTE, (0, 1), revealed=True)
+    box.hand(0, [L.A_CREATOR])
+    box.hand(1, [L.A_TRADITIONALIST])
+    box.script([1, 1, 3])  # 1 SUCCESS vs DEFENSE 2
+    box.attack(TESTER, PISTOL, BRUTE)
+    assert played(box) == [(0, L.A_CREATOR, 1)]
+    assert box.holding(0) == [] and box.holding(1) == [] and box.on(BRUTE) == L.ON_FIELD
+    assert box.stat(L.G_ARCANA) == 2
+
+
+def test_the_healer_negates_a_lethal_wound_and_a_champions_wound(files) -> None:
+    """ "VI – The Healer: ... NEGATE a WOUND": kept on a WOUND that does not kill the
+    OPERATIVE, played on the one that would; the HOSTILE plays it for its CHAMPION."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0), wounds=2)
+    box.place(BRUTE, (0, 0), revealed=True)
+    box.hand(0, [L.A_HEALER])
+    box.script([6, 6])  # 4 SUCCESSES: a WOUND (health 4)
+    box.attack(BRUTE, 0, TESTER)
+    assert box.wounds(TESTER) == 3 and box.holding(0) == [L.A_HEALER]
+    box.script([6, 6])
+    box.attack(BRUTE, 0, TESTER)
+    assert box.wounds(TESTER) == 3 and box.on(TESTER) == L.ON_FIELD
+    assert played(box) == [(0, L.A_HEALER, 0)] and box.stat(L.G_LOST) == 0
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(BOSS, (0, 1), revealed=True)
+    box.hand(1, [L.A_HEALER])
+    box.script([6, 3, 2])  # 3 SUCCESSES vs STAGE I DEFENSE 3
+    box.attack(TESTER, PISTOL, BOSS)
+    assert box.wounds(BOSS) == 0 and played(box) == [(1, L.A_HEALER, 0)]
+
+
+def test_the_seeker_fetches_a_chosen_arcana_from_the_deck(files) -> None:
+    """ "V – The Seeker: Choose an ARCANA then DRAW it": the OPERATIVES' first wish (VI The
+    Healer) is in the HOSTILE's hand, so they take II The Mentor; the Seeker goes back."""
+    box = arcana_box(files)
+    box.hand(0, [L.A_SEEKER])
+    box.hand(1, [L.A_HEALER])
+    box.seek()
+    assert box.holding(0) == [L.A_MENTOR] and box.holding(1) == [L.A_HEALER]
+    assert played(box) == [(0, L.A_SEEKER, 0)]
+
+
+def test_overcommit_adds_a_die_and_the_other_side_draws(files) -> None:
+    """ "Overcommitting": before a ROLL with an even chance (2 WHITE + 1 BLACK vs DEFENSE
+    3: 59%) the greedy AI adds 1 DIE (the WHITE: no BOTCH face; 4 dice are ROLLED) and the
+    HOSTILE DRAWS 1 ARCANA after the ROLL; a likely ROLL (82%) is not OVERCOMMITTED."""
+    box = arcana_box(files, overcommit=True)
+    box.place(TESTER, (0, 0))
+    box.place(GRUNT1, (0, 1), revealed=True)
+    box.place(BOSS, (0, 1), revealed=True)
+    box.script([6, 6, 6])  # vs the Grunt's DEFENSE 1 (chance above 65%): 3 dice
+    box.attack(TESTER, PISTOL, GRUNT1)
+    assert box.dice_used() == 3 and box.stat(L.G_OVERCOMMITS) == 0 and box.holding(1) == []
+    box.script([6, 3, 1, 2])  # 3 WHITE dice 2 + 1 + 0, the BLACK BLANK: 3 SUCCESSES
+    box.attack(TESTER, PISTOL, BOSS)
+    assert box.dice_used() == 4 and box.wounds(BOSS) == 1
+    over = [r for r in box.events() if r[0] == L.E_OVERCOMMIT]
+    assert [(int(r[3]), int(r[4])) for r in over] == [(TESTER, 0)]
+    assert len(box.holding(1)) == 1 and box.holding(0) == [] and box.stat(L.G_DRAWS) == 1
+
+
+def test_concept_arcana_are_dealt_and_a_shared_concept_draws(files, tmp_path) -> None:
+    """ "The Tarot": each OPERATIVE is dealt its CONCEPT's ARCANA (IV The Ruler); of two
+    sharing a CONCEPT one DRAWS from the deck instead (another card)."""
+    roster = tmp_path / "two.yaml"
+    roster.write_text(
+        "name: Two\nsystem: degenesis\nside: roster\nunits: [{unit: Tester}, {unit: Twin}]\n"
+    )
+    setup = make_setup(files, roster=roster, arcana=True)
+    for k in range(5):
+        events, _, _ = trace_events(ENGINE, setup, k, 3)
+        dealt = [int(r[3]) for r in events if r[0] == L.E_DRAW and r[4] == L.DRAW_CONCEPT]
+        assert dealt[0] == 4 and len(dealt) == 2 and dealt[1] not in (4, -1)
+
+
+def test_the_mediator_stops_ambushes_and_sucker_punches_for_the_round(files) -> None:
+    """ "VIII – The Mediator: You and your ALLIES cannot be ATTACKED during AMBUSHES or
+    SUCKER PUNCHES this ROUND": played on the first AMBUSH; the SUCKER PUNCH after it in
+    the same ROUND is stopped too, no die is rolled."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.place(BRUTE, (0, 1))  # a THREAT
+    box.hand(0, [L.A_MEDIATOR])
+    box.script([6, 6, 6, 6])
+    box.move(TESTER, (0, 1))  # AMBUSHED on (0, 1): the MOVE ends there
+    assert box.revealed(BRUTE) and played(box) == [(0, L.A_MEDIATOR, 0)]
+    box.move(TESTER, (0, 0))  # leaving the Brute's TILE: its SUCKER PUNCH is stopped
+    assert box.dice_used() == 0 and box.wounds(TESTER) == 0 and box.at(TESTER) == (0, 0)
+    assert box.stat(L.G_AMBUSHES) == 1 and box.stat(L.G_PUNCHES) == 0
+
+
+def test_the_hermit_stops_attacks_from_outside_the_tile(files) -> None:
+    """ "IX – The Hermit: You or an ALLY cannot be ATTACKED from outside their TILE this
+    ROUND": kept while a WOUND would not kill, played on the ATTACK that could (the
+    ATTACK is lost, no die rolled); from then on the OPERATIVE is out of RANGE."""
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0), wounds=2)
+    box.place(SNIPER, (0, 2), revealed=True)
+    box.hand(0, [L.A_HERMIT])
+    box.script([6])  # the Sniper's WHITE die: 2 SUCCESSES vs DEFENSE 2 (no POTENTIAL up)
+    box.attack(SNIPER, 0, TESTER)
+    assert box.dice_used() == 1 and box.holding(0) == [L.A_HERMIT] and box.wounds(TESTER) == 3
+    box.script([6])
+    box.attack(SNIPER, 0, TESTER)
+    assert box.dice_used() == 0 and box.wounds(TESTER) == 3
+    assert played(box) == [(0, L.A_HERMIT, 0)] and box.stat(L.G_ATTACKS) == 1

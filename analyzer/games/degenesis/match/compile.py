@@ -306,6 +306,8 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "rollouts": integer(1, 16),
     "rollout_depth": integer(1, 12),
     "check_invariants": flag(),
+    "arcana": flag(),
+    "overcommit": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
     "first": "rules",
@@ -317,6 +319,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "rollouts": 4,
     "rollout_depth": 3,
     "check_invariants": False,
+    "arcana": True,
+    "overcommit": True,
 }
 OPTION_HELP: dict[str, str] = {
     "first": "round 1: rules (an OPERATIVE's TURN first), alternate, operatives, hostile "
@@ -330,6 +334,8 @@ OPTION_HELP: dict[str, str] = {
     "rollouts": "rollout policy: rollouts per candidate ACTION (common random numbers)",
     "rollout_depth": "rollout policy: TURNS played greedily after the candidate",
     "check_invariants": "run the invariant checker after every TURN",
+    "arcana": "play the APOCALYPTIC TAROT (CONCEPT ARCANA dealt; I, II, V-IX, XII played)",
+    "overcommit": "the AIs may OVERCOMMIT (+1 DIE; the other side DRAWS 1 ARCANA)",
 }
 
 
@@ -548,6 +554,8 @@ def compile_arrays(
     ms[L.M_LOOK_ROLLOUTS] = int(opts["rollouts"])
     ms[L.M_LOOK_DEPTH] = int(opts["rollout_depth"])
     ms[L.M_HAS_EXIT] = int((fld[:, L.T_EXIT] - fld[:, L.T_OSP]).sum() > 0)
+    ms[L.M_ARCANA] = int(opts["arcana"])
+    ms[L.M_OVERCOMMIT] = int(opts["arcana"] and opts["overcommit"])
     arrays = (un, prof, opt, pw, fld, tables.dist, tables.los, tables.mv, ms)
     names = []
     seen: dict[str, int] = {}

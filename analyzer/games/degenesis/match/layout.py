@@ -85,7 +85,9 @@ M_CHECK = 16
 M_LOOK_ROLLOUTS = 17  # strong policy: rollouts per candidate
 M_LOOK_DEPTH = 18  # strong policy: TURNS played after the candidate
 M_HAS_EXIT = 19
-MS_COLS = 20
+M_ARCANA = 20  # the APOCALYPTIC TAROT is played (hands dealt, ARCANA drawn and played)
+M_OVERCOMMIT = 21  # the AIs may OVERCOMMIT (the other side DRAWS 1 ARCANA)
+MS_COLS = 22
 MISSION_KINDS = ("extraction", "hold", "hunt")
 KIND_EXTRACT, KIND_HOLD, KIND_HUNT = 0, 1, 2
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
@@ -109,7 +111,8 @@ S_DEATHS = 12
 S_SPAWNS = 13
 S_ATTACKS = 14
 S_SCORE = 15  # objectives done by an OPERATIVE; OPERATIVES killed by a HOSTILE unit
-S_COLS = 16
+S_HERMIT = 16  # IX The Hermit: not ATTACKED from outside its TILE this ROUND
+S_COLS = 17
 ON_RESERVE, ON_FIELD, ON_DEAD, ON_LEFT = 0, 1, 2, 3
 
 # ------------------------------------------------ G: match state
@@ -137,7 +140,14 @@ G_SCOUTS = 20
 G_REVEALS = 21
 G_STUNS = 22
 G_BOTCHES = 23
-G_POOL = 24  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
+G_STEP = 24  # the ACTION of the OPERATIVE's TURN being decided (0 first, 1 second)
+G_HAND = 25  # 2 entries: each side's hand of ARCANA (bit k: ARCANA k); the deck holds the rest
+G_ARCANA = 27  # ARCANA played (NEGATED ones included)
+G_DRAWS = 28  # ARCANA drawn
+G_OVERCOMMITS = 29
+G_OVER = 30  # 1 + the side DRAWING for the OVERCOMMIT of the ROLL being resolved, else 0
+G_MEDIATOR = 31  # 2 entries: VIII The Mediator played by the side this ROUND
+G_POOL = 33  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
 G_COLS = G_POOL + POOL_W
 
 END_EXTRACTED, END_HELD, END_HUNTED, END_DEPLETED, END_ROUNDS = 0, 1, 2, 3, 4
@@ -184,3 +194,41 @@ E_END = 15  # reason, winner, done, lost
 E_STUNNED = 16  # unit
 E_BOTCH = 19  # unit, item option
 E_PASS = 20  # unit (no useful ACTION)
+E_ARCANA = 21  # card, unit concerned (-1 none), negated
+E_DRAW = 22  # card (-1: the deck is empty), why (DRAW_*)
+E_OVERCOMMIT = 23  # unit, die type added (0 white, 1 black, 2 fatal)
+
+# ------------------------------------------------ the APOCALYPTIC TAROT ("Tarot Effects")
+ARCANA_NAMES = (
+    "0 The Adventurer",
+    "I The Creator",
+    "II The Mentor",
+    "III The Martyr",
+    "IV The Ruler",
+    "V The Seeker",
+    "VI The Healer",
+    "VII The Traditionalist",
+    "VIII The Mediator",
+    "IX The Hermit",
+    "X The Heretic",
+    "XI The Conqueror",
+    "XII The Abomination",
+)
+N_ARCANA = 13  # the deck: the 13 printed ARCANA (the other 9 of the 22 print no effect)
+A_CREATOR, A_MENTOR, A_SEEKER, A_HEALER, A_TRADITIONALIST = 1, 2, 5, 6, 7
+A_MEDIATOR, A_HERMIT, A_ABOMINATION = 8, 9, 12
+#: the ARCANA the AIs play; the others are dealt, drawn and held, never played
+ARCANA_PLAYED = (
+    A_CREATOR,
+    A_MENTOR,
+    A_SEEKER,
+    A_HEALER,
+    A_TRADITIONALIST,
+    A_MEDIATOR,
+    A_HERMIT,
+    A_ABOMINATION,
+)
+CREATOR_SUCCESS = 3  # "I – The Creator: After a ROLL, SUCCESS +3."
+MENTOR_SECURE = 3  # "II – The Mentor: After a ROLL, SECURE 3."
+ABOMINATION_BOTCHES = 3  # "XII – The Abomination: After a ROLL, add 3 BOTCHES."
+DRAW_CONCEPT, DRAW_OVERCOMMIT, DRAW_SEEKER = 0, 1, 2

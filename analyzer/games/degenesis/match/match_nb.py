@@ -22,14 +22,30 @@ from numba.core import types as nt
 
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.degenesis.match.layout import (
+    A_ABOMINATION,
+    A_CREATOR,
+    A_HEALER,
+    A_HERMIT,
+    A_MEDIATOR,
+    A_MENTOR,
+    A_SEEKER,
+    A_TRADITIONALIST,
+    ABOMINATION_BOTCHES,
+    CREATOR_SUCCESS,
+    DRAW_CONCEPT,
+    DRAW_OVERCOMMIT,
+    DRAW_SEEKER,
     E_AMBUSH,
+    E_ARCANA,
     E_ATTACK,
     E_BOTCH,
+    E_DRAW,
     E_END,
     E_EXIT,
     E_FLIP,
     E_HOLD,
     E_MOVE,
+    E_OVERCOMMIT,
     E_PASS,
     E_REACT,
     E_REVEAL,
@@ -53,17 +69,23 @@ from analyzer.games.degenesis.match.layout import (
     F_SCOUT,
     G_ACT,
     G_AMBUSHES,
+    G_ARCANA,
     G_ATTACKS,
     G_BOTCHES,
     G_CHECK,
     G_DONE,
     G_DPOS,
+    G_DRAWS,
     G_END,
     G_FIRST,
+    G_HAND,
     G_HITS,
     G_KILLED,
     G_LOST,
+    G_MEDIATOR,
     G_NEV,
+    G_OVER,
+    G_OVERCOMMITS,
     G_POOL,
     G_PUNCHES,
     G_REVEALS,
@@ -71,6 +93,7 @@ from analyzer.games.degenesis.match.layout import (
     G_ROUND,
     G_SCOUTS,
     G_SPAWNS,
+    G_STEP,
     G_STORED,
     G_STUNS,
     G_TRACE,
@@ -83,6 +106,7 @@ from analyzer.games.degenesis.match.layout import (
     KIND_HOLD,
     KIND_HUNT,
     M_AMBUSH_STOPS,
+    M_ARCANA,
     M_AREA_ALLIES,
     M_CAP,
     M_EDGES,
@@ -93,6 +117,7 @@ from analyzer.games.degenesis.match.layout import (
     M_LOOK_ROLLOUTS,
     M_NEED,
     M_NTILES,
+    M_OVERCOMMIT,
     M_POL_A,
     M_PUNCH_FIRST,
     M_ROUNDS,
@@ -102,6 +127,8 @@ from analyzer.games.degenesis.match.layout import (
     MAX_MOVE,
     MAX_OPT,
     MAX_UNITS,
+    MENTOR_SECURE,
+    N_ARCANA,
     O_AREA,
     O_ITEM,
     O_POOL,
@@ -113,6 +140,8 @@ from analyzer.games.degenesis.match.layout import (
     ON_FIELD,
     ON_LEFT,
     ON_RESERVE,
+    P_LIMIT,
+    P_MOD,
     POL_GREEDY,
     POL_RANDOM,
     POL_STRONG,
@@ -124,6 +153,7 @@ from analyzer.games.degenesis.match.layout import (
     S_DEATHS,
     S_EDGES,
     S_FLIPPED,
+    S_HERMIT,
     S_KILLS,
     S_ON,
     S_PUNCH,
@@ -143,6 +173,7 @@ from analyzer.games.degenesis.match.layout import (
     T_OSP,
     T_SPAWN,
     T_THREATS,
+    U_CONCEPT,
     U_HEALTH,
     U_KIND,
     U_LEVELS,
@@ -161,6 +192,12 @@ I2 = nt.int64[:, ::1]
 F2 = nt.float64[:, ::1]
 U1 = nt.uint64[::1]
 #: The arrays every rule kernel takes, in this order (one compiled specialisation each).
+#: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
+#: counting of the arrays on each call: docs/match-framework.md, "Fast kernels"); only
+#: the rollout policy and the entry kernel allocate.  Only ``run_block`` is called from
+#: Python: the others get no Python or C wrapper (less to compile).
+KERNEL = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+ALLOCATING = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 CTX = (I2, I2, I2, F2, I2, I2, I2, I2, I1, I2, I1, I1, U1, I2)
 
 STUN_DEFENSE = 2  # "Stun": "receives DEFENSE -2"
@@ -171,11 +208,11 @@ BIG = 1e9
 C_PASS, C_MOVE, C_ATTACK, C_AREA, C_SCOUT, C_FLIP, C_EXIT, C_SPAWN = 0, 1, 2, 3, 4, 5, 6, 7
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_SCOUT, OP_SPAWN, OP_EXIT, OP_AREA = 0, 1, 2, 3, 4, 5, 6
-OP_TURN, OP_REACT, OP_ROUND, OP_CHECK, OP_AMBUSH = 7, 8, 9, 10, 11
+OP_TURN, OP_REACT, OP_ROUND, OP_CHECK, OP_AMBUSH, OP_SEEK = 7, 8, 9, 10, 11, 12
 
 
 # =========================================================== dice and trace
-@njit((I1, I1, U1), cache=True)
+@njit((I1, I1, U1), **KERNEL)
 def die(g, dc, rng):
     """One die face 1..6: the next scripted face while the script lasts, else the generator."""
     if g[G_DPOS] < dc[0]:
@@ -184,32 +221,7 @@ def die(g, dc, rng):
     return int(roll_die(rng, 6))
 
 
-@njit((I1, I1, U1, I2, i8), cache=True)
-def roll(g, dc, rng, opt, row):
-    """ "Dice Rolls", "Secure", "Success": one ROLL of option ``row``'s POOL vector (the
-    layout of ``rolls._encode_pool``, copied to the scratch ``g[G_POOL:]``): -1 if it
-    BOTCHES, else max(SUCCESSES + SUCCESS +/-X, 0).  Unscripted it is ``rolls._roll_once``
-    itself; scripted faces follow the same rules."""
-    for i in range(POOL_W):
-        g[G_POOL + i] = opt[row, O_POOL + i]
-    p = g[G_POOL:]
-    if g[G_DPOS] >= dc[0]:
-        return int(_roll_once(rng, p))
-    total = 0
-    botches = 0
-    for t in range(3):
-        for _ in range(p[t]):
-            face = p[5 + 6 * t + die(g, dc, rng) - 1]
-            if face < 0:
-                botches += 1
-            else:
-                total += face
-    if botches > p[3]:
-        return -1
-    return max(total + p[4], 0)
-
-
-@njit((U1, i8), cache=True)
+@njit((U1, i8), **KERNEL)
 def pick(rng, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -217,7 +229,7 @@ def pick(rng, n):
     return int(roll_die(rng, n)) - 1
 
 
-@njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), cache=True)
+@njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), **KERNEL)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     if g[G_TRACE] == 0 or g[G_ROLL] != 0:
         return
@@ -239,8 +251,16 @@ def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     g[G_NEV] = k + 1
 
 
+@njit((I1, I1, i8), **KERNEL)
+def policy(ms, g, side):
+    """The policy of ``side`` (greedy for both inside a rollout)."""
+    if g[G_ROLL] != 0:
+        return POL_GREEDY
+    return ms[M_POL_A + side]
+
+
 # =========================================================== unit state
-@njit((I2, I2, i8), cache=True)
+@njit((I2, I2, i8), **KERNEL)
 def prow(un, st, u):
     """The profile row of ``u`` now: its DASHBOARD side and level (POTENTIALS FLIPPED or
     CHAMPION STAGE; TRAUMA keeps the last level)."""
@@ -249,7 +269,7 @@ def prow(un, st, u):
     return u * ROWS + side * MAX_LEVELS + lv
 
 
-@njit((I2, I2, I2, I2, i8, b1), cache=True)
+@njit((I2, I2, I2, I2, i8, b1), **KERNEL)
 def defense(un, prof, fld, st, u, area):
     """DEFENSE of ``u`` ("Attack", "Defense", "Stun": -2); against an AREA ATTACK plus its
     HIDDEN +/-X (HARD TERRAIN: HIDDEN +1) and +2 for a THREAT ("Area Attack", "Threats")."""
@@ -263,13 +283,13 @@ def defense(un, prof, fld, st, u, area):
     return max(d, 0)
 
 
-@njit((I2, I2, I2, I2, i8), cache=True)
+@njit((I2, I2, I2, I2, i8), **KERNEL)
 def hidden(un, prof, fld, st, u):
     """HIDDEN +/-X of ``u``: its ABILITY plus 1 in HARD TERRAIN ("Hidden", "Hard Terrain")."""
     return prof[prow(un, st, u), F_HIDDEN] + fld[st[u, S_TILE], T_HARD]
 
 
-@njit((I2, I2, I2, i8, i8), cache=True)
+@njit((I2, I2, I2, i8, i8), **KERNEL)
 def usable(un, opt, st, u, row):
     """Option ``row`` may be used: its colour matches the side and its ITEM is operational."""
     if opt[row, O_USABLE] == 0:
@@ -278,7 +298,7 @@ def usable(un, opt, st, u, row):
     return item < 0 or (st[u, S_FLIPPED] >> item) & 1 == 0
 
 
-@njit((F2, i8, i8), cache=True)
+@njit((F2, i8, i8), **KERNEL)
 def chance(pw, row, d):
     """P(the ROLL of option ``row`` reaches DEFENSE ``d``) (exact, from ``rolls``)."""
     if d > MAX_DEF:
@@ -286,7 +306,7 @@ def chance(pw, row, d):
     return pw[row, max(d, 0)]
 
 
-@njit((I2, I2, i8, i8), cache=True)
+@njit((I2, I2, i8, i8), **KERNEL)
 def count_on(un, st, side, tile):
     """Units of ``side`` on the FIELD on ``tile``."""
     n = 0
@@ -296,7 +316,7 @@ def count_on(un, st, side, tile):
     return n
 
 
-@njit((I2, I2, i8, i8), cache=True)
+@njit((I2, I2, i8, i8), **KERNEL)
 def threats_on(un, st, tile, exclude):
     """THREAT tokens (unREVEALED HOSTILE units) on ``tile``."""
     n = 0
@@ -307,8 +327,230 @@ def threats_on(un, st, tile, exclude):
     return n
 
 
+# =========================================================== the tarot and ROLLS
+#: The SEEKER's wish list of each side, best first (the ARCANA the AIs play).
+SEEK_ORDER = (
+    (A_HEALER, A_MENTOR, A_CREATOR, A_TRADITIONALIST, A_ABOMINATION),
+    (A_ABOMINATION, A_HEALER, A_TRADITIONALIST, A_MENTOR, A_CREATOR),
+)
+
+
+@njit((I1, i8, i8), **KERNEL)
+def holds(g, side, card):
+    """``side`` has ARCANA ``card`` in its hand."""
+    return (g[G_HAND + side] >> card) & 1 == 1
+
+
+@njit((I1, I1, U1, i8), **KERNEL)
+def wants(ms, g, rng, side):
+    """``side`` plays an ARCANA that turns the outcome its way: greedy always, random
+    half the time."""
+    return policy(ms, g, side) != POL_RANDOM or pick(rng, 2) == 0
+
+
+@njit((I1, I2, U1, i8, i8), **KERNEL)
+def draw(g, ev, rng, side, why):
+    """ "The Tarot": ``side`` DRAWS 1 ARCANA from the APOCALYPTIC TAROT (every card in no
+    hand); "if the APOCALYPTIC TAROT is ever completely emptied", no effect."""
+    deck = ((1 << N_ARCANA) - 1) & ~(g[G_HAND] | g[G_HAND + 1])
+    n = 0
+    for card in range(N_ARCANA):
+        n += (deck >> card) & 1
+    if n == 0:
+        log(g, ev, E_DRAW, side, -1, why, 0, 0, 0, 0, 0, 0, 0)
+        return -1
+    j = pick(rng, n)
+    for card in range(N_ARCANA):
+        if (deck >> card) & 1 == 1:
+            if j == 0:
+                g[G_HAND + side] |= 1 << card
+                g[G_DRAWS] += 1
+                log(g, ev, E_DRAW, side, card, why, 0, 0, 0, 0, 0, 0, 0)
+                return card
+            j -= 1
+    return -1
+
+
+@njit((I1, I1, I2, U1, i8, i8, i8), **KERNEL)
+def play_arcana(ms, g, ev, rng, side, card, u):
+    """ "The Tarot": ``side`` plays ``card`` (no ACTION; back into the deck once resolved);
+    the other side may answer with "VII – The Traditionalist: After an ARCANA is played,
+    NEGATE it".  Returns whether the effect resolves."""
+    g[G_HAND + side] &= ~(1 << card)
+    g[G_ARCANA] += 1
+    other = 1 - side
+    negated = holds(g, other, A_TRADITIONALIST) and wants(ms, g, rng, other)
+    if negated:
+        g[G_HAND + other] &= ~(1 << A_TRADITIONALIST)
+        g[G_ARCANA] += 1
+    log(g, ev, E_ARCANA, side, card, u, int(negated), 0, 0, 0, 0, 0, 0)
+    return not negated
+
+
+@njit((I2, I1, I1, I2, U1), **KERNEL)
+def deal_concepts(un, ms, g, ev, rng):
+    """ "Field Setup": every OPERATIVE is dealt the ARCANA of its CONCEPT; of two sharing
+    one, the later in the ROSTER DRAWS instead."""
+    if ms[M_ARCANA] == 0:
+        return
+    for u in range(un.shape[0]):
+        c = un[u, U_CONCEPT]
+        if un[u, U_SIDE] != 0 or c < 0 or c >= N_ARCANA:
+            continue
+        if holds(g, 0, c):
+            draw(g, ev, rng, 0, DRAW_CONCEPT)
+        else:
+            g[G_HAND] |= 1 << c
+            log(g, ev, E_DRAW, 0, c, DRAW_CONCEPT, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit((I1, I1, I2, U1), **KERNEL)
+def seek(ms, g, ev, rng):
+    """ "V – The Seeker: Choose an ARCANA then DRAW it": at the start of a ROUND a side
+    holding it fetches the first card of its wish list still in the deck."""
+    for side in range(2):
+        if ms[M_ARCANA] == 0 or not holds(g, side, A_SEEKER):
+            continue
+        for card in SEEK_ORDER[side]:
+            if holds(g, 0, card) or holds(g, 1, card) or not wants(ms, g, rng, side):
+                continue
+            if play_arcana(ms, g, ev, rng, side, A_SEEKER, -1):
+                g[G_HAND + side] |= 1 << card
+                g[G_DRAWS] += 1
+                log(g, ev, E_DRAW, side, card, DRAW_SEEKER, 0, 0, 0, 0, 0, 0, 0)
+            break
+
+
+@njit((I1, I2, U1), **KERNEL)
+def settle_overcommit(g, ev, rng):
+    """ "Overcommitting": the opposing side DRAWS 1 ARCANA "after the ROLL has been fully
+    resolved" (its ARCANA, WOUNDS and STUNS)."""
+    if g[G_OVER] > 0:
+        side = g[G_OVER] - 1
+        g[G_OVER] = 0
+        draw(g, ev, rng, side, DRAW_OVERCOMMIT)
+
+
+@njit((I2, I2, i8), **KERNEL)
+def precious(un, st, v):
+    """A WOUND on ``v`` is worth an ARCANA: it would kill an OPERATIVE, or it is a
+    CHAMPION's (VI The Healer, IX The Hermit)."""
+    lethal = st[v, S_WOUNDS] + 1 >= un[v, U_HEALTH]
+    return un[v, U_KIND] == K_CHAMPION or (un[v, U_KIND] == K_OPERATIVE and lethal)
+
+
+@njit((I2, I1, I1, I2, U1, i8), **KERNEL)
+def mediated(un, ms, g, ev, rng, v):
+    """ "VIII – The Mediator: You and your ALLIES cannot be ATTACKED during AMBUSHES or
+    SUCKER PUNCHES this ROUND": ``v``'s side played it this ROUND, or plays it now (on the
+    first such FREE ATTACK on one of its units)."""
+    side = un[v, U_SIDE]
+    if g[G_MEDIATOR + side] == 1:
+        return True
+    if ms[M_ARCANA] == 1 and holds(g, side, A_MEDIATOR) and wants(ms, g, rng, side):
+        if play_arcana(ms, g, ev, rng, side, A_MEDIATOR, v):
+            g[G_MEDIATOR + side] = 1
+            return True
+    return False
+
+
+@njit((I2, I1, I2, I1, I2, U1, i8), **KERNEL)
+def hermit(un, ms, st, g, ev, rng, v):
+    """ "IX – The Hermit: You or an ALLY cannot be ATTACKED from outside their TILE this
+    ROUND": played on such an ATTACK on a unit worth it (``precious``), the ATTACK lost."""
+    if st[v, S_HERMIT] == 1:
+        return True
+    side = un[v, U_SIDE]
+    if ms[M_ARCANA] == 1 and holds(g, side, A_HERMIT) and precious(un, st, v):
+        if wants(ms, g, rng, side) and play_arcana(ms, g, ev, rng, side, A_HERMIT, v):
+            st[v, S_HERMIT] = 1
+            return True
+    return False
+
+
+@njit((*CTX, i8, i8, i8), **KERNEL)
+def overcommit(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff):
+    """ "Overcommitting": before a ROLL against DIFFICULTY ``diff`` the AI of ``u`` adds 1
+    DIE to the POOL copy (greedy: when the ROLL is an even chance, 15%..65%, the DIE with
+    the fewest BOTCH faces, then the most SUCCESSES: a DIE without BOTCH faces can only
+    help; random: one time in four, any DIE); ``settle_overcommit`` then lets the other
+    side DRAW."""
+    side = un[u, U_SIDE]
+    if ms[M_OVERCOMMIT] == 0 or diff < 0:
+        return
+    kind = -1
+    if policy(ms, g, side) == POL_RANDOM:
+        if pick(rng, 4) == 0:
+            kind = pick(rng, 3)
+    else:
+        p = chance(pw, row, diff)
+        if 0.15 <= p <= 0.65:
+            best = -BIG
+            for t in range(3):
+                worth = 0.0
+                for f in range(6):
+                    face = g[G_POOL + 5 + 6 * t + f]
+                    worth += face if face >= 0 else -100.0
+                if worth > best:
+                    best = worth
+                    kind = t
+    if kind >= 0:
+        g[G_POOL + kind] += 1
+        g[G_OVER] = 2 - side
+        g[G_OVERCOMMITS] += 1
+        log(g, ev, E_OVERCOMMIT, side, u, kind, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit((*CTX, i8, i8, i8), **KERNEL)
+def roll(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff):
+    """ "Dice Rolls", "Secure", "Success": one ROLL by ``u`` of option ``row``'s POOL vector
+    (the layout of ``rolls._encode_pool``, copied to the scratch ``g[G_POOL:]``): -1 if it
+    BOTCHES, else max(SUCCESSES + SUCCESS +/-X, 0).  Unscripted and without the tarot it is
+    ``rolls._roll_once`` itself; otherwise the same dice one by one (the same draws), so the
+    ARCANA played "After a ROLL" can change it: the roller's II The Mentor (SECURE 3) or
+    I The Creator (SUCCESS +3) when that turns a failure against ``diff`` (>= 0) into a
+    success, the other side's XII The Abomination (3 BOTCHES) when that turns a success
+    into a BOTCH ("Tarot Effects"); an OVERCOMMIT first ("Overcommitting")."""
+    for i in range(POOL_W):
+        g[G_POOL + i] = opt[row, O_POOL + i]
+    p = g[G_POOL:]
+    overcommit(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff)
+    if g[G_DPOS] >= dc[0] and ms[M_ARCANA] == 0:
+        return int(_roll_once(rng, p))
+    total = p[P_MOD]
+    botches = 0
+    for t in range(3):
+        for _ in range(p[t]):
+            face = p[5 + 6 * t + die(g, dc, rng) - 1]
+            if face < 0:
+                botches += 1
+            else:
+                total += face
+    limit = p[P_LIMIT]
+    if ms[M_ARCANA] == 1 and diff >= 0:
+        side = un[u, U_SIDE]
+        if botches > limit or total < diff:
+            if botches <= limit + MENTOR_SECURE and total >= diff and holds(g, side, A_MENTOR):
+                if wants(ms, g, rng, side) and play_arcana(ms, g, ev, rng, side, A_MENTOR, u):
+                    limit += MENTOR_SECURE
+            elif botches <= limit and total + CREATOR_SUCCESS >= diff:
+                if holds(g, side, A_CREATOR) and wants(ms, g, rng, side):
+                    if play_arcana(ms, g, ev, rng, side, A_CREATOR, u):
+                        total += CREATOR_SUCCESS
+        elif holds(g, 1 - side, A_ABOMINATION) and wants(ms, g, rng, 1 - side):
+            if play_arcana(ms, g, ev, rng, 1 - side, A_ABOMINATION, u):
+                botches += ABOMINATION_BOTCHES
+                if botches > limit and botches <= limit + MENTOR_SECURE:
+                    if holds(g, side, A_MENTOR) and wants(ms, g, rng, side):
+                        if play_arcana(ms, g, ev, rng, side, A_MENTOR, u):
+                            limit += MENTOR_SECURE
+    if botches > limit:
+        return -1
+    return max(total, 0)
+
+
 # =========================================================== mission end
-@njit(CTX, cache=True)
+@njit(CTX, **KERNEL)
 def check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     """ "Mission End", "Failure": the mission's OBJECTIVE done, or the ROSTER depleted."""
     if g[G_END] >= 0:
@@ -332,12 +574,19 @@ def check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
 
 
 # =========================================================== wounds
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, src, v):
     """ "Potentials" / "The Hostile" / "Champions": an OPERATIVE FLIPS a POTENTIAL per WOUND
     (then DISCARDS FLESHWOUNDS: TRAUMA) and is DEAD with neither; a LEGION dies at its
     first WOUND and returns to the LEGION RESERVE; a CHAMPION steps to its next STAGE and
-    DIES WOUNDED on its last.  "Items": a DEAD OPERATIVE's ITEMS stay on its TILE (unused)."""
+    DIES WOUNDED on its last.  "Items": a DEAD OPERATIVE's ITEMS stay on its TILE (unused).
+    "VI – The Healer: ... NEGATE a WOUND": played on a WOUND that would kill an OPERATIVE,
+    or on any WOUND of a CHAMPION."""
+    vside = un[v, U_SIDE]
+    if ms[M_ARCANA] == 1 and holds(g, vside, A_HEALER):
+        if precious(un, st, v) and wants(ms, g, rng, vside):
+            if play_arcana(ms, g, ev, rng, vside, A_HEALER, v):
+                return
     st[src, S_DEALT] += 1
     st[v, S_TAKEN] += 1
     kind = un[v, U_KIND]
@@ -373,7 +622,7 @@ def wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, src, v)
     check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
 
 
-@njit((I1, I2, I2, i8, i8), cache=True)
+@njit((I1, I2, I2, i8, i8), **KERNEL)
 def reveal(g, ev, st, v, by):
     """ "Threats": the THREAT token is FLIPPED and replaced by its MODEL."""
     if st[v, S_REVEALED] == 0:
@@ -383,7 +632,7 @@ def reveal(g, ev, st, v, by):
 
 
 # =========================================================== attacks
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, v):
     """The option of ``u`` with the best chance to WOUND ``v`` on its own TILE (SUCKER
     PUNCHES, AMBUSHES): RANGE >= 0 fits, STUN options only when nothing WOUNDS."""
@@ -401,16 +650,24 @@ def best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
     return best
 
 
-@njit((*CTX, i8, i8, i8, i8), cache=True)
+@njit((*CTX, i8, i8, i8, i8), **KERNEL)
 def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
     """ "Attack (Operative)" / "Attack (Hostile)": ROLL option ``k`` of ``u`` against the
     DEFENSE of ``v`` (``v`` < 0: an AREA ATTACK on ``tile``: one ROLL against every unit
     there, "Area Attack").  A success WOUNDS, or STUNS with a STUN ITEM ("Stun"); a BOTCH
     FLIPS the ITEM used to its BOTCH face ("Dice Rolls").  A THREAT that ATTACKS is
-    REVEALED ("Threats")."""
+    REVEALED ("Threats").  The ARCANA played on the ROLL weigh it against the TARGET's
+    DEFENSE (an AREA ATTACK: the lowest of the ENEMIES there)."""
     row = prow(un, st, u) * MAX_OPT + k
-    total = roll(g, dc, rng, opt, row)
     side = un[u, U_SIDE]
+    diff = -1
+    for w in range(un.shape[0]):
+        if w == v or (v < 0 and un[w, U_SIDE] != side and st[w, S_ON] == ON_FIELD):
+            if st[w, S_TILE] == tile or w == v:
+                d = defense(un, prof, fld, st, w, v < 0)
+                if diff < 0 or d < diff:
+                    diff = d
+    total = roll(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff)
     g[G_ATTACKS] += 1
     st[u, S_ATTACKS] += 1
     if side == 1:
@@ -428,6 +685,8 @@ def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k,
         if v < 0:
             if w == u or st[w, S_ON] != ON_FIELD or st[w, S_TILE] != tile:
                 continue
+            if st[w, S_HERMIT] == 1 and st[u, S_TILE] != tile:
+                continue
             if un[w, U_SIDE] == side and ms[M_AREA_ALLIES] == 0:
                 continue
         d = defense(un, prof, fld, st, w, v < 0)
@@ -441,10 +700,11 @@ def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k,
                 log(g, ev, E_STUNNED, un[w, U_SIDE], w, 0, 0, 0, 0, 0, 0, 0, 0)
             else:
                 wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, w)
+    settle_overcommit(g, ev, rng)
     return total
 
 
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile):
     """ "Sucker Punch": every ENEMY on ``tile`` makes an immediate FREE ATTACK on ``u`` (once
     per ROUND, plus DIRTY FIGHTING +/-X); a STUNNED unit takes no ACTIONS ("Stun")."""
@@ -459,18 +719,23 @@ def sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
         k = best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, e, u)
         if k < 0:
             continue
+        if mediated(un, ms, g, ev, rng, u):
+            return
         st[e, S_PUNCH] += 1
         g[G_PUNCHES] += 1
         resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, e, k, u, tile)
 
 
-@njit((*CTX, i8, i8, i8, i8), cache=True)
+@njit((*CTX, i8, i8, i8, i8), **KERNEL)
 def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
     """An ATTACK ACTION: a RANGED ATTACK from a TILE with ENEMIES grants them SUCKER
     PUNCHES ("Sucker Punch"), resolved first (``punch_first``; if ``u`` is removed the
-    ATTACK is lost) or after it."""
+    ATTACK is lost) or after it.  An ATTACK from outside the TARGET's TILE may meet
+    IX The Hermit (``hermit``): it is lost."""
     row = prow(un, st, u) * MAX_OPT + k
     here = st[u, S_TILE]
+    if v >= 0 and here != tile and hermit(un, ms, st, g, ev, rng, v):
+        return
     provoke = opt[row, O_RANGED] == 1 and count_on(un, st, 1 - un[u, U_SIDE], here) > 0
     if provoke and ms[M_PUNCH_FIRST] == 1:
         sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
@@ -481,7 +746,7 @@ def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, 
         sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
 
 
-@njit((I2, I2, I2, I2, I2, I2, I2, i8, i8, i8), cache=True)
+@njit((I2, I2, I2, I2, I2, I2, I2, i8, i8, i8), **KERNEL)
 def in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
     """``v`` is a valid single TARGET of option ``row`` of ``u``: REVEALED if HOSTILE
     ("Threats"), WITHIN RANGE (the DISTANCE changed by HIDDEN, never below 0: "Hidden",
@@ -492,12 +757,14 @@ def in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
         return False
     a = st[u, S_TILE]
     b = st[v, S_TILE]
+    if st[v, S_HERMIT] == 1 and a != b:  # IX The Hermit
+        return False
     d = max(dist[a, b] + hidden(un, prof, fld, st, v), 0)
     return d <= opt[row, O_RANGE] and los[a, b] == 1
 
 
 # =========================================================== ambushes and moves
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, op):
     """ "Ambush": every THREAT sharing ``tile`` with an OPERATIVE is REVEALED and takes an
     immediate FREE ACTION: an ATTACK on the OPERATIVE ``op`` that triggered it."""
@@ -511,14 +778,14 @@ def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, 
         reveal(g, ev, st, h, 2)
         g[G_AMBUSHES] += 1
         log(g, ev, E_AMBUSH, 1, h, op, tile, 0, 0, 0, 0, 0, 0)
-        if st[h, S_STUN] == 1:
+        if st[h, S_STUN] == 1 or mediated(un, ms, g, ev, rng, op):
             continue
         k = best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, op)
         if k >= 0:
             resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, k, op, tile)
 
 
-@njit(CTX, cache=True)
+@njit(CTX, **KERNEL)
 def ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     """ "Ambush" at the end of an ACTION: every TILE where an OPERATIVE and a THREAT meet."""
     for op in range(un.shape[0]):
@@ -528,7 +795,7 @@ def ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
                        st[op, S_TILE], op)  # fmt: skip
 
 
-@njit((I2, I1, i8, i8, i8, i8), cache=True)
+@njit((I2, I1, i8, i8, i8, i8), **KERNEL)
 def path_base(mv, ms, start, dest, budget, pen):
     """The row block of ``mv`` for one MOVE of ``budget`` (with terrain penalties or not),
     or -1 when ``dest`` is out of reach of ``start`` (or is ``start``)."""
@@ -540,7 +807,7 @@ def path_base(mv, ms, start, dest, budget, pen):
     return base
 
 
-@njit((I2, i8, i8, i8), cache=True)
+@njit((I2, i8, i8, i8), **KERNEL)
 def path_len(mv, base, start, dest):
     """BORDERS crossed by the cheapest one-MOVE path from ``start`` to ``dest``."""
     k = 0
@@ -551,7 +818,7 @@ def path_len(mv, base, start, dest):
     return k
 
 
-@njit((I2, i8, i8, i8, i8), cache=True)
+@njit((I2, i8, i8, i8, i8), **KERNEL)
 def path_tile(mv, base, start, dest, back):
     """The TILE ``back`` steps before ``dest`` on that path (``back`` 0: ``dest``)."""
     t = dest
@@ -560,13 +827,13 @@ def path_tile(mv, base, start, dest, back):
     return t
 
 
-@njit((I2, I2, I2, i8), cache=True)
+@njit((I2, I2, I2, i8), **KERNEL)
 def move_rating(un, prof, st, u):
     """ "Move", "Speed": MOVE 2 + SPEED +/-X, at least 1 (tabulated up to MAX_MOVE)."""
     return min(max(prof[prow(un, st, u), F_MOVE], 1), MAX_MOVE)
 
 
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest):
     """A MOVE ACTION ("Move", "Movement", "Elevation", "Hard Terrain") along the cheapest
     path: leaving a TILE with ENEMIES grants them SUCKER PUNCHES; an OPERATIVE entering a
@@ -595,7 +862,7 @@ def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest)
     log(g, ev, E_MOVE, side, u, start, st[u, S_TILE], steps, 0, 0, 0, 0, 0)
 
 
-@njit((*CTX, i8), cache=True)
+@njit((*CTX, i8), **KERNEL)
 def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Exit Points": a MOVE ACTION on an EXIT POINT leaves the FIELD (SUCKER PUNCHES as
     normal); an extracted OPERATIVE counts for the extraction."""
@@ -612,14 +879,14 @@ def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
     check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
 
 
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile):
     """ "Scout": in FOCUS and UNOPPOSED, ROLL FOCUS against the DISTANCE to a TILE in LINE OF
     SIGHT (THREATS in HARD TERRAIN: HIDDEN +1); success REVEALS 1 THREAT there, plus 1 per
     SUCCESS above the DIFFICULTY."""
     row = prof[prow(un, st, u), F_SCOUT]
     diff = max(dist[st[u, S_TILE], tile] + fld[tile, T_HARD], 0)
-    total = roll(g, dc, rng, opt, row)
+    total = roll(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff)
     g[G_SCOUTS] += 1
     found = 0
     if total >= diff:
@@ -633,9 +900,10 @@ def scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile
                 reveal(g, ev, st, v, 0)
                 shown += 1
     log(g, ev, E_SCOUT, 0, u, tile, total, diff, shown, 0, 0, 0, 0)
+    settle_overcommit(g, ev, rng)
 
 
-@njit((*CTX, i8, i8), cache=True)
+@njit((*CTX, i8, i8), **KERNEL)
 def spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, tile):
     """ "Spawn": a THREAT from the reserve (a LEGION back in the LEGION RESERVE, or a unit
     not yet on the FIELD) placed at a SPAWN POINT."""
@@ -650,7 +918,7 @@ def spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, tile
 
 
 # =========================================================== greedy values
-@njit((I2, I2, i8), cache=True)
+@njit((I2, I2, i8), **KERNEL)
 def wound_value(un, st, v):
     """What one WOUND on ``v`` is worth: its value per WOUND, doubled for the killing one."""
     left = un[v, U_HEALTH] - st[v, S_WOUNDS]
@@ -660,20 +928,21 @@ def wound_value(un, st, v):
     return per * (2.0 if left <= 1 else 1.0)
 
 
-#: Columns of the per-decision survey (``survey``): what a unit sees of every other one.
-V_ENEMY, V_TILE, V_TARGET, V_DEF, V_HID, V_WV, V_REACH, V_HARM = 0, 1, 2, 3, 4, 5, 6, 7
+#: Columns of the per-decision survey (``survey``): one row per ENEMY on the FIELD.
+V_ID, V_TILE, V_TARGET, V_DEF, V_HID, V_WV, V_REACH, V_HARM = 0, 1, 2, 3, 4, 5, 6, 7
 V_PH = 8  # the HOSTILE unit deciding: its chance x value of a WOUND on this one
 V_COLS = 9
 #: Rows of the per-block scratch ``cand``: MAXC candidates, then the survey (MAX_UNITS).
 CAND_ROWS = MAXC + MAX_UNITS
 
 
-@njit((*CTX, F2, i8), cache=True)
+@njit((*CTX, F2, i8), **KERNEL)
 def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u):
     """Once per decision of ``u``: each ENEMY on the FIELD, its TILE, whether it may be
     TARGETED (REVEALED), its DEFENSE, HIDDEN and value per WOUND, how far it threatens
     (MOVE + RANGE) and its chance to WOUND ``u`` (a THREAT by the mean of the force's
-    LEGIONS: the OPERATIVES do not see through THREAT tokens)."""
+    LEGIONS: the OPERATIVES do not see through THREAT tokens).  One row per ENEMY, in
+    unit order; returns their number."""
     my_def = prof[prow(un, st, u), F_DEF]
     mean = 0.0
     cnt = 0
@@ -683,30 +952,32 @@ def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
             cnt += 1
     if cnt > 0:
         mean /= cnt
+    ne = 0
     for v in range(un.shape[0]):
-        sv[v, V_ENEMY] = 0.0
         if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
             continue
         pr = prow(un, st, v)
-        sv[v, V_ENEMY] = 1.0
-        sv[v, V_TILE] = st[v, S_TILE]
-        sv[v, V_TARGET] = 0.0 if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0 else 1.0
-        sv[v, V_DEF] = defense(un, prof, fld, st, v, False)
-        sv[v, V_HID] = hidden(un, prof, fld, st, v)
-        sv[v, V_WV] = wound_value(un, st, v)
-        sv[v, V_REACH] = prof[pr, F_MOVE] + opt[pr * MAX_OPT, O_RANGE]
-        revealed = sv[v, V_TARGET] == 1.0
-        sv[v, V_HARM] = chance(pw, pr * MAX_OPT, my_def) if revealed else mean
+        sv[ne, V_ID] = v
+        sv[ne, V_TILE] = st[v, S_TILE]
+        sv[ne, V_TARGET] = 0.0 if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0 else 1.0
+        sv[ne, V_DEF] = defense(un, prof, fld, st, v, False)
+        sv[ne, V_HID] = hidden(un, prof, fld, st, v)
+        sv[ne, V_WV] = wound_value(un, st, v)
+        sv[ne, V_REACH] = prof[pr, F_MOVE] + opt[pr * MAX_OPT, O_RANGE]
+        revealed = sv[ne, V_TARGET] == 1.0
+        sv[ne, V_HARM] = chance(pw, pr * MAX_OPT, my_def) if revealed else mean
+        ne += 1
+    return ne
 
 
-@njit((I2, I2, F2, I2, I2, F2, i8, i8, i8, i8), cache=True)
+@njit((I2, I2, F2, I2, I2, F2, i8, i8, i8, i8), **KERNEL)
 def prospect(prof, opt, pw, dist, los, sv, n, pr, flipped, tile):
     """The best expected value of one ATTACK from ``tile`` with the options of profile
     ``pr`` (STUN options and FLIPPED ITEMS left out) on a surveyed TARGET."""
     best = 0.0
     nopt = prof[pr, F_NOPT]
     for v in range(n):
-        if sv[v, V_TARGET] != 1.0 or sv[v, V_ENEMY] != 1.0:
+        if sv[v, V_TARGET] != 1.0:
             continue
         t = int(sv[v, V_TILE])
         if los[tile, t] == 0:
@@ -724,64 +995,54 @@ def prospect(prof, opt, pw, dist, los, sv, n, pr, flipped, tile):
     return best
 
 
-@njit((I2, I2, F2, i8, i8, i8), cache=True)
+@njit((I2, I2, F2, i8, i8, i8), **KERNEL)
 def harm(dist, fld, sv, n, tile, my_hidden):
     """Expected WOUNDS on a unit standing on ``tile`` from the surveyed ENEMIES that could
     reach and ATTACK it with one MOVE and one ATTACK (HIDDEN shortens their reach)."""
     total = 0.0
     hid = my_hidden + fld[tile, T_HARD]
     for v in range(n):
-        if sv[v, V_ENEMY] == 1.0 and dist[int(sv[v, V_TILE]), tile] <= sv[v, V_REACH] - hid:
+        if dist[int(sv[v, V_TILE]), tile] <= sv[v, V_REACH] - hid:
             total += sv[v, V_HARM]
     return total
 
 
-@njit((*CTX, i8), cache=True)
+@njit((*CTX, i8), **KERNEL)
 def goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
-    """Where the OPERATIVES head: the hunt's target (its nest until it shows), else -1
+    """Where the OPERATIVES head: the hunt's target where it is on the FIELD (its THREAT
+    token is the CHAMPION's, placed on its nest: "Field Setup"), else its nest, else -1
     (the FIELD's goal DISTANCES, ``T_GOAL``)."""
     if ms[M_KIND] != KIND_HUNT:
         return -1
     t = ms[M_TARGET]
-    if st[t, S_ON] == ON_FIELD and st[t, S_REVEALED] == 1:
+    if st[t, S_ON] == ON_FIELD:
         return st[t, S_TILE]
     for x in range(ms[M_NTILES]):
         if fld[x, T_CHAMP] == 1:
             return x
-    if st[t, S_ON] == ON_FIELD:
-        return st[t, S_TILE]
     for x in range(ms[M_NTILES]):
         if fld[x, T_SPAWN] == 1:
             return x
     return 0
 
 
-@njit((I2, I2, I2, F2, I2, I2, I2, I1, I2, F2, i8, i8, i8), cache=True)
-def op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, tile, goal):
+@njit((I2, I2, I2, F2, I2, I2, I2, I1, I2, F2, i8, i8, i8, i8), **KERNEL)
+def op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, ne, u, tile, goal):
     """Greedy worth of ``u`` standing on ``tile``: nearer the goal, an ATTACK in prospect,
     less expected harm (scaled by its value per WOUND)."""
     gd = dist[tile, goal] if goal >= 0 else fld[tile, T_GOAL]
     v = -3.0 * gd
     if ms[M_KIND] == KIND_HOLD and fld[tile, T_OBJ] == 1:
         v += 4.0
-    n = un.shape[0]
     pr = prow(un, st, u)
-    v += 0.7 * prospect(prof, opt, pw, dist, los, sv, n, pr, st[u, S_FLIPPED], tile)
+    v += 0.7 * prospect(prof, opt, pw, dist, los, sv, ne, pr, st[u, S_FLIPPED], tile)
     per = un[u, U_POINTS] / un[u, U_HEALTH]
-    v -= 0.8 * per * harm(dist, fld, sv, n, tile, prof[pr, F_HIDDEN])
+    v -= 0.8 * per * harm(dist, fld, sv, ne, tile, prof[pr, F_HIDDEN])
     return v
 
 
-@njit((I1, I1, i8), cache=True)
-def policy(ms, g, side):
-    """The policy of ``side`` (greedy for both inside a rollout)."""
-    if g[G_ROLL] != 0:
-        return POL_GREEDY
-    return ms[M_POL_A + side]
-
-
 # =========================================================== candidates
-@njit((F2, i8, i8, i8, i8, i8, f8), cache=True)
+@njit((F2, i8, i8, i8, i8, i8, f8), **KERNEL)
 def add(cand, n, kind, a, b, c, value):
     if n >= MAXC:
         return n
@@ -793,7 +1054,7 @@ def add(cand, n, kind, a, b, c, value):
     return n + 1
 
 
-@njit((*CTX, F2, i8), cache=True)
+@njit((*CTX, F2, i8), **KERNEL)
 def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
     """The ACTIONS ``u`` may take now with their greedy values ("Operative Actions")."""
     n = add(cand, 0, C_PASS, u, 0, 0, 0.0)
@@ -804,10 +1065,10 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
     sv = cand[MAXC:]  # the survey's scratch rows
     fast = policy(ms, g, 0) == POL_RANDOM  # a random choice needs no values
-    survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
+    ne = survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
     base = 0.0
     if not fast:
-        base = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, here, goal)
+        base = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, ne, u, here, goal)
     opposed = count_on(un, st, 1, here) > 0
     per = un[u, U_POINTS] / un[u, U_HEALTH]
     # ATTACKS ("Attack (Operative)") and AREA ATTACKS ("Area Attack")
@@ -824,13 +1085,11 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
         pen = risk if opt[row, O_RANGED] == 1 else 0.0
         bcost = pw[row, PW_BOTCH] * 0.5 if opt[row, O_ITEM] >= 0 else 0.0
         if opt[row, O_AREA] == 1:
-            for e in range(un.shape[0]):  # the TILES holding ENEMIES, each once
-                if sv[e, V_ENEMY] != 1.0:
-                    continue
+            for e in range(ne):  # the TILES holding ENEMIES, each once
                 t = int(sv[e, V_TILE])
                 seen = False
                 for e2 in range(e):
-                    if sv[e2, V_ENEMY] == 1.0 and int(sv[e2, V_TILE]) == t:
+                    if int(sv[e2, V_TILE]) == t:
                         seen = True
                 if seen or dist[here, t] > opt[row, O_RANGE] or los[here, t] == 0:
                     continue
@@ -851,7 +1110,8 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                 if hits > 0:
                     n = add(cand, n, C_AREA, u, k, t, val - pen - bcost)
             continue
-        for v in range(un.shape[0]):
+        for i in range(ne):
+            v = int(sv[i, V_ID])
             if in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
                 p = chance(pw, row, defense(un, prof, fld, st, v, False))
                 wv = wound_value(un, st, v)
@@ -869,7 +1129,7 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
             continue
         val = 0.0
         if not fast:
-            val = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, u, t, goal)
+            val = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, ne, u, t, goal)
         n = add(cand, n, C_MOVE, u, t, 0, val - base - leave)
     # EXIT ("Exit Points"): the mission's EXIT POINT (the OSP's would be a RETREAT)
     if ms[M_KIND] == KIND_EXTRACT and fld[here, T_EXIT] == 1 and fld[here, T_OSP] == 0:
@@ -877,13 +1137,13 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     # SCOUT ("Scout"): FOCUS, UNOPPOSED, a TILE in LINE OF SIGHT with THREATS
     if side == 0 and not opposed and prof[pr, F_SCOUT] >= 0:
         srow = prof[pr, F_SCOUT]
-        for e in range(un.shape[0]):  # the TILES holding THREATS, each once
-            if sv[e, V_ENEMY] != 1.0 or sv[e, V_TARGET] == 1.0:
+        for e in range(ne):  # the TILES holding THREATS, each once
+            if sv[e, V_TARGET] == 1.0:
                 continue
             t = int(sv[e, V_TILE])
             seen = False
             for e2 in range(e):
-                if sv[e2, V_ENEMY] == 1.0 and sv[e2, V_TARGET] == 0.0 and int(sv[e2, V_TILE]) == t:
+                if sv[e2, V_TARGET] == 0.0 and int(sv[e2, V_TILE]) == t:
                     seen = True
             if seen or los[here, t] == 0:
                 continue
@@ -893,19 +1153,25 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
             if goal >= 0 and t == goal:
                 val += 2.0 * p
             n = add(cand, n, C_SCOUT, u, t, 0, val)
-    # FLIP ("Flip"): worth it when the other side's best ATTACK here is better
+    # FLIP ("Flip"): worth it when the ATTACKS left after it on the other side beat the
+    # ATTACKS this side could make with the same ACTIONS; never as the last ACTION of a
+    # TURN while OPPOSED (the ENEMY strikes before the next TURN)
     gain = 0.0
     if not fast:
-        n_all = un.shape[0]
         other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
-        other = prospect(prof, opt, pw, dist, los, sv, n_all, other_pr, st[u, S_FLIPPED], here)
-        now = prospect(prof, opt, pw, dist, los, sv, n_all, pr, st[u, S_FLIPPED], here)
-        gain = 0.6 * (other - now)
+        other = prospect(prof, opt, pw, dist, los, sv, ne, other_pr, st[u, S_FLIPPED], here)
+        now = prospect(prof, opt, pw, dist, los, sv, ne, pr, st[u, S_FLIPPED], here)
+        if g[G_STEP] == 0:
+            gain = 0.6 * (other - 2.0 * now)
+        elif opposed:
+            gain = -1.0
+        else:
+            gain = 0.3 * other - 0.6 * now
     n = add(cand, n, C_FLIP, u, 1 - side, 0, gain - 0.05)
     return n
 
 
-@njit((*CTX, F2), cache=True)
+@njit((*CTX, F2), **KERNEL)
 def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """The HOSTILE's ACTIONS for one EDGE with their greedy values ("Hostile Actions",
     "Spawn"): ATTACK, MOVE (a THREAT moving onto an OPERATIVE AMBUSHES it), SPAWN."""
@@ -913,6 +1179,7 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     sv = cand[MAXC:]  # the survey's scratch rows
     fast = policy(ms, g, 1) == POL_RANDOM  # a random choice needs no values
     surveyed = False
+    ne = 0
     nt_ = ms[M_NTILES]
     for h in range(un.shape[0]):
         if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_FIELD or st[h, S_STUN] == 1:
@@ -921,10 +1188,11 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
         row = pr * MAX_OPT
         here = st[h, S_TILE]
         if not surveyed:  # what the HOSTILE sees of the OPERATIVES (the same for all)
-            survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, h)
+            ne = survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, h)
             surveyed = True
         best_here = 0.0
-        for v in range(un.shape[0]):
+        for i in range(ne):
+            v = int(sv[i, V_ID])
             if in_reach(un, prof, opt, fld, dist, los, st, h, row, v):
                 p = chance(pw, row, defense(un, prof, fld, st, v, False))
                 val = p * wound_value(un, st, v)
@@ -940,17 +1208,14 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
                 if t != here and mv[mbase + here, t] >= 0:
                     n = add(cand, n, C_MOVE, h, t, 0, 0.0)
             continue
-        for v in range(un.shape[0]):
-            if sv[v, V_ENEMY] == 1.0:
-                sv[v, V_PH] = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
+        for v in range(ne):
+            sv[v, V_PH] = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
         for t in range(nt_):
             if t == here or mv[mbase + here, t] < 0:
                 continue
             val = 0.0
             near = 99
-            for v in range(un.shape[0]):
-                if sv[v, V_ENEMY] != 1.0:
-                    continue
+            for v in range(ne):
                 vt = int(sv[v, V_TILE])
                 dv = dist[t, vt]
                 near = min(near, dv)
@@ -986,7 +1251,7 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     return n
 
 
-@njit((*CTX, F2, i8, i8, b1), cache=True)
+@njit((*CTX, F2, i8, i8, b1), **KERNEL)
 def choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, pol, hostile):
     """The candidate to play: the best (greedy; ties the first), a uniform one (random), or
     -1 when the HOSTILE's best is not worth an EDGE (greedy keeps it stored)."""
@@ -1003,7 +1268,7 @@ def choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, 
     return best
 
 
-@njit((*CTX, F2, i8), cache=True)
+@njit((*CTX, F2, i8), **KERNEL)
 def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c):
     """Carry out candidate ``c``, then the AMBUSHES at the end of the ACTION."""
     kind = int(cand[c, 0])
@@ -1033,7 +1298,7 @@ def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
 # =========================================================== turns and rounds
-@njit((*CTX, i8), cache=True)
+@njit((*CTX, i8), **KERNEL)
 def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
     st[u, S_EDGES] -= 1
@@ -1041,38 +1306,43 @@ def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
     log(g, ev, E_TURN, 0, u, st[u, S_EDGES], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit((I2, I1, i8), cache=True)
+@njit((I2, I1, i8), **KERNEL)
 def can_act(st, g, u):
     """``u`` may take an ACTION: the mission goes on, it is on the FIELD, not STUNNED."""
     return g[G_END] < 0 and st[u, S_ON] == ON_FIELD and st[u, S_STUN] == 0
 
 
-@njit((*CTX, F2, i8), cache=True)
-def op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
-    """ "Turns: Action Phase": up to 2 ACTIONS (none when STUNNED: "Stun"); random or greedy
-    (the rollout policy plays greedy here: its own TURNS are ``strong_op_turn``)."""
-    begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
-    for _ in range(2):
+@njit((*CTX, F2, i8, i8), **KERNEL)
+def actions_from(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u, step):
+    """The ACTIONS ``step`` .. 1 of ``u``'s TURN, random or greedy, while it can act."""
+    for i in range(step, 2):
         if not can_act(st, g, u):
             return
+        g[G_STEP] = i
         n = op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
         c = choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n,
                    policy(ms, g, 0), False)  # fmt: skip
         play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
-@njit((I1, I1), cache=True)
+@njit((*CTX, F2, i8), **KERNEL)
+def op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
+    """ "Turns: Action Phase": up to 2 ACTIONS (none when STUNNED: "Stun"); random or greedy
+    (the rollout policy plays greedy here: its own TURNS are ``strong_op_turn``)."""
+    begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
+    actions_from(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u, 0)
+
+
+@njit((I1, I1), **KERNEL)
 def store_edge(ms, g):
     """ "Turns: Reaction Phase": the EDGE handed back is stored, at most the ROSTER size."""
     g[G_STORED] = min(g[G_STORED] + 1, ms[M_CAP])
     return g[G_STORED]
 
 
-@njit((*CTX, F2), cache=True)
-def reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
-    """ "Turns: Reaction Phase": the EDGE is stored (at most the ROSTER size; the excess is
-    DISCARDED), then the HOSTILE DISCARDS stored EDGES for ACTIONS while it likes."""
-    start = store_edge(ms, g)
+@njit((*CTX, F2), **KERNEL)
+def spend_edges(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """The HOSTILE's ACTIONS of a REACTION PHASE, random or greedy, one stored EDGE each."""
     while g[G_STORED] > 0 and g[G_END] < 0:
         n = host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
         c = choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n,
@@ -1082,10 +1352,18 @@ def reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand
         g[G_STORED] -= 1
         g[G_ACT] += 1
         play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
+
+
+@njit((*CTX, F2), **KERNEL)
+def reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """ "Turns: Reaction Phase": the EDGE is stored (at most the ROSTER size; the excess is
+    DISCARDED), then the HOSTILE DISCARDS stored EDGES for ACTIONS while it likes."""
+    start = store_edge(ms, g)
+    spend_edges(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
     log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit((I2, I2, I1, U1, i8), cache=True)
+@njit((I2, I2, I1, U1, i8), **KERNEL)
 def next_operative(un, st, g, rng, pol):
     """Who takes the next TURN ("Rounds": the OPERATIVES use their EDGES in any order):
     greedy the one holding most EDGES (ties: roster order), random any holder."""
@@ -1107,20 +1385,24 @@ def next_operative(un, st, g, rng, pol):
     return best
 
 
-@njit(CTX, cache=True)
+@njit(CTX, **KERNEL)
 def start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     """ "Rounds": single-ROUND effects end (STUN, SUCKER PUNCHES used) and each OPERATIVE on
     the FIELD is handed its EDGES (by the ROSTER size at the start of the mission)."""
     g[G_ROUND] += 1
+    g[G_MEDIATOR] = 0
+    g[G_MEDIATOR + 1] = 0
     for u in range(un.shape[0]):
         st[u, S_STUN] = 0
         st[u, S_PUNCH] = 0
+        st[u, S_HERMIT] = 0
         if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD:
             st[u, S_EDGES] = ms[M_EDGES]
     log(g, ev, E_ROUND, 0, ms[M_EDGES], g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
+    seek(ms, g, ev, rng)
 
 
-@njit(CTX, cache=True)
+@njit(CTX, **KERNEL)
 def end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     """End of a ROUND: a hold mission counts each OBJECTIVE held by an UNOPPOSED OPERATIVE;
     the ROUND limit ends the mission in failure."""
@@ -1141,7 +1423,7 @@ def end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
         g[G_WINNER] = 2
 
 
-@njit(CTX, cache=True)
+@njit(CTX, **KERNEL)
 def check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     """Invariants: WOUNDS within health, units on the FIELD on a TILE and others off it,
     EDGES within bounds, REVEALED only on the FIELD, OPERATIVES never in the reserve."""
@@ -1164,21 +1446,32 @@ def check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
             bad += 1
     if g[G_STORED] < 0 or g[G_STORED] > ms[M_CAP]:
         bad += 1
+    if g[G_HAND] & g[G_HAND + 1] != 0 or (g[G_HAND] | g[G_HAND + 1]) >> N_ARCANA != 0:
+        bad += 1
     g[G_VIOL] += bad
 
 
 # =========================================================== rollout policy
-@njit((I2, I1, i8), cache=True)
-def progress(un, g, side):
+@njit((*CTX, i8), **KERNEL)
+def progress(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, side):
     """A rollout's score for ``side``: the mission's outcome first, then objectives done,
-    OPERATIVES lost and HOSTILE units killed."""
+    OPERATIVES lost, HOSTILE units killed and, while the mission goes on, WOUNDS on the
+    hunt's target and on the OPERATIVES and how far these are from their goal."""
     v = 10.0 * g[G_DONE] - 6.0 * g[G_LOST] + 1.0 * g[G_KILLED]
     if g[G_END] >= 0:
         v += 100.0 if g[G_WINNER] == 1 else -100.0
+    else:
+        goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, 0)
+        for u in range(un.shape[0]):
+            if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD:
+                t = st[u, S_TILE]
+                v -= 1.5 * st[u, S_WOUNDS] + 0.5 * (dist[t, goal] if goal >= 0 else fld[t, T_GOAL])
+        if ms[M_TARGET] >= 0:
+            v += 3.0 * st[ms[M_TARGET], S_WOUNDS]
     return v if side == 0 else -v
 
 
-@njit((*CTX, F2, i8, i8), cache=True)
+@njit((*CTX, F2, i8, i8), **ALLOCATING)
 def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, side):
     """The rollout policy: the 3 best greedy candidates (and, for the HOSTILE, keeping the
     EDGE) each played on copies of the state, then ``rollout_depth`` TURNS and their
@@ -1220,8 +1513,15 @@ def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
                 play(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand, c)
                 if side == 1:
                     g2[G_STORED] -= 1
-            if side == 0 and g2[G_END] < 0:  # this TURN's REACTION PHASE
-                reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand2)
+            if side == 0:  # the rest of this TURN, then its REACTION PHASE
+                u = int(cand[c, 1])
+                actions_from(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev,
+                             cand2, u, g[G_STEP] + 1)  # fmt: skip
+                if g2[G_END] < 0:
+                    reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev,
+                             cand2)  # fmt: skip
+            elif c >= 0:  # the rest of this REACTION PHASE
+                spend_edges(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand2)
             for _ in range(ms[M_LOOK_DEPTH]):
                 if g2[G_END] >= 0:
                     break
@@ -1236,27 +1536,28 @@ def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
                 if g2[G_END] < 0:
                     reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev,
                              cand2)  # fmt: skip
-            tot += progress(un, g2, side)
+            tot += progress(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, side)
         if tot > bv + 1e-9:
             bv = tot
             best = c
     return best
 
 
-@njit((*CTX, F2, i8), cache=True)
+@njit((*CTX, F2, i8), **ALLOCATING)
 def strong_op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
     """An OPERATIVE's TURN under the rollout policy (each ACTION by ``rollout_choice``)."""
     begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
-    for _ in range(2):
+    for i in range(2):
         if not can_act(st, g, u):
             return
+        g[G_STEP] = i
         n = op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
         c = rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand,
                            n, 0)  # fmt: skip
         play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
-@njit((*CTX, F2), cache=True)
+@njit((*CTX, F2), **ALLOCATING)
 def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """A REACTION PHASE under the rollout policy (each EDGE by ``rollout_choice``, which may
     keep it stored)."""
@@ -1273,7 +1574,7 @@ def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit((*CTX, F2), cache=True)
+@njit((*CTX, F2), **ALLOCATING)
 def play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """One ROUND: TURNS (each followed by its REACTION PHASE) until no EDGES are left."""
     start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
@@ -1298,7 +1599,7 @@ def play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, ca
 
 
 # =========================================================== set-up, checks, records
-@njit((*CTX, i8), cache=True)
+@njit((*CTX, i8), **KERNEL)
 def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k):
     """ "Step 4: Field Setup": the OPERATIVES at the OSP, each on the DASHBOARD side of its
     choice (greedy: the side with the better ATTACK against a DEFENSE 2; random: either);
@@ -1368,6 +1669,7 @@ def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k
                         log(g, ev, E_SETUP, 1, h, t, 0, 0, 0, 0, 0, 0, 0)
                         break
                     j -= 1
+    deal_concepts(un, ms, g, ev, rng)
     mode = ms[M_FIRST]
     if ms[M_FORCED] >= 0:
         first = ms[M_FORCED]
@@ -1380,7 +1682,7 @@ def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k
     g[G_FIRST] = first
 
 
-@njit((I2, I2, I1, I2, nt.int64[:, :, ::1], i8), cache=True)
+@njit((I2, I2, I1, I2, nt.int64[:, :, ::1], i8), **KERNEL)
 def write_record(un, st, g, rec, urec, row):
     rec[row, 0] = g[G_WINNER]
     rec[row, 1] = g[G_DONE]
@@ -1459,6 +1761,8 @@ def run_block(
             return g[G_VIOL]
         elif code == OP_AMBUSH:
             ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+        elif code == OP_SEEK:
+            seek(ms, g, ev, rng)
         return 0
     for kk in range(count):
         k = first + kk

@@ -68,6 +68,14 @@ class Sandbox:
         self.dc = np.array([len(faces), *faces], dtype=np.int64)
         self.g[L.G_DPOS] = 0
 
+    def hand(self, side: int, cards: Sequence[int]) -> None:
+        """Give ``side`` (0 OPERATIVES, 1 HOSTILE) exactly these ARCANA (0..12)."""
+        self.g[L.G_HAND + side] = sum(1 << c for c in cards)
+
+    def holding(self, side: int) -> list[int]:
+        """The ARCANA in ``side``'s hand."""
+        return [c for c in range(L.N_ARCANA) if (int(self.g[L.G_HAND + side]) >> c) & 1]
+
     def set_option(self, column: int, value: int) -> None:
         self.arrays[-1][column] = value
 
@@ -158,6 +166,12 @@ class Sandbox:
         from analyzer.games.degenesis.match import match_nb as M
 
         self._op(M.OP_AMBUSH)
+
+    def seek(self) -> None:
+        """The start of a ROUND's V The Seeker (each side holding it may play it)."""
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_SEEK)
 
     def violations(self) -> int:
         from analyzer.games.degenesis.match import match_nb as M

@@ -11,6 +11,8 @@ from analyzer.games.degenesis.match import layout as L
 SIDES = ("OPERATIVE", "HOSTILE")
 DASHBOARD = ("FOCUS", "PRIMAL")
 REVEALED_BY = ("SCOUTING", "ATTACKING", "an AMBUSH", "an AREA ATTACK")
+DRAWN_FOR = ("a CONCEPT", "the other side's OVERCOMMIT", "V The Seeker")
+DICE = ("WHITE", "BLACK", "FATAL")
 
 
 def tile_name(comp: Any, t: int) -> str:
@@ -90,6 +92,15 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             lines.append(f"  {names[a]}'s {comp.option_names[a][b]} FLIPS to its BOTCH face")
         elif kind == L.E_PASS:
             lines.append(f"  {names[a]} takes no ACTION")
+        elif kind == L.E_ARCANA:
+            on = f" on {names[b]}" if b >= 0 else ""
+            negated = " -> NEGATED by VII The Traditionalist" if c else ""
+            lines.append(f"  the {SIDES[int(row[2])]}S play {L.ARCANA_NAMES[a]}{on}{negated}")
+        elif kind == L.E_DRAW:
+            card = L.ARCANA_NAMES[a] if a >= 0 else "nothing (the APOCALYPTIC TAROT is empty)"
+            lines.append(f"  the {SIDES[int(row[2])]}S take {card} (for {DRAWN_FOR[b]})")
+        elif kind == L.E_OVERCOMMIT:
+            lines.append(f"  {names[a]} OVERCOMMITS: +1 {DICE[b]} DIE")
         elif kind == L.E_END:
             reason = L.END_REASONS[a] if 0 <= a < len(L.END_REASONS) else "?"
             lines.append(
