@@ -294,6 +294,21 @@ def test_take_cover_only_within_five_cm(files):
     assert box.pos(A1) == (87, 61)
 
 
+def test_idle_turns_make_the_greedy_figurine_close_in(files):
+    """AI, not a rule: a figurine that has begun turns without a shot, blow or work weighs
+    the approach more (``S_IDLE``), so it leaves a safe spot out of everyone's Reach."""
+    moved = []
+    for idle in (0, L.IDLE_CAP):
+        box = make(files)
+        box.place(A_HACK, 60, 20, facing=90)  # Pistol 20 cm; the Gunner's Rifle 60 cm
+        box.place(B_GUN, 60, 90, facing=-90)
+        box.s[A_HACK, L.S_IDLE] = idle
+        box.movement_phase(0)
+        moved.append(box.pos(A_HACK))
+    assert moved[0] == (60, 20)  # fresh: stays out of the Rifle's threat
+    assert moved[1] == pytest.approx((60, 30))  # idle: its full 10 cm Movement at the enemy
+
+
 # ------------------------------------------------------------------ 3.5, Who starts ?
 def test_virus_takes_dl_minus_intelligence_turns(files):
     box = make(files, scenario="virus.yaml")
@@ -355,6 +370,19 @@ def test_same_seed_same_records_and_no_violations():
     assert r1[:, 7].sum() == 0
     r3, _ = run_records(ENGINE, setup, 300, 8, threads=1)
     assert not np.array_equal(r1, r3)
+
+
+def test_unit_scores_add_up_to_the_side_score():
+    """Each figurine's score column is its CP-weighted points left (rounded down), so a
+    side's units add up to its score less at most one point per figurine of rounding."""
+    setup = sample_setup()
+    rec, urec = run_records(ENGINE, setup, 200, 4, threads=1)
+    for side, col in ((0, 1), (1, 2)):
+        units = [k for k, u in enumerate(setup.units) if u.side == side]
+        total = urec[:, units, 3].sum(axis=1)
+        assert np.all(rec[:, col] - total >= 0)
+        assert np.all(rec[:, col] - total < len(units))
+    assert rec[:, 1].max() > 0 and rec[:, 2].max() > 0
 
 
 def test_two_threads_on_pieces_match_one():

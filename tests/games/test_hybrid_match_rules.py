@@ -525,13 +525,66 @@ def test_strong_with_one_plan_plays_exactly_as_greedy(files) -> None:
     """``lookahead_k=1`` leaves the strong policy greedy's plan alone (no rollout, no draw
     from the match generator): the same records as greedy, plan for plan."""
     greedy = setup_with(files, policies=("greedy", "greedy"))
-    strong = setup_with(files, policies=("strong", "greedy"), lookahead_k=1)
+    strong = setup_with(files, policies=("strong", "greedy"), lookahead_k=1, lookahead_order=False)
     a, ua = run_records(ENGINE, greedy, 40, seed=8, threads=1)
     b, ub = run_records(ENGINE, strong, 40, seed=8, threads=1)
     assert np.array_equal(a, b) and np.array_equal(ua, ub)
-    tried = setup_with(files, policies=("strong", "greedy"), lookahead_k=3, lookahead_margin=0)
+    tried = setup_with(
+        files, policies=("strong", "greedy"), lookahead_k=3, lookahead_margin=0,
+        lookahead_order=False, lookahead_rollouts=4, lookahead_depth=4,
+    )  # fmt: skip
     c, _ = run_records(ENGINE, tried, 40, seed=8, threads=1)
     assert not np.array_equal(a, c)  # with rollouts and no margin it does leave greedy
+    ordered = setup_with(files, policies=("strong", "greedy"), lookahead_k=1, lookahead_rollouts=4)
+    d, _ = run_records(ENGINE, ordered, 40, seed=8, threads=1)
+    assert not np.array_equal(a, d)  # the sequence search alone changes some Rounds
+
+
+def strong_box(files) -> Sandbox:
+    """A mid-fight position for the strong policy (side A strong, B greedy)."""
+    box = Sandbox(setup_with(files, policies=("strong", "greedy"), lookahead_rollouts=6))
+    for i, (x, y, f) in enumerate(
+        [(5, 9, "north"), (7, 9, "north"), (9, 10, "north"), (3, 10, "north"), (11, 11, "north")]
+    ):
+        box.place(i, x, y, f)
+    for i, (x, y, f) in enumerate(
+        [(5, 6, "south"), (8, 6, "south"), (10, 6, "south"), (12, 3, "south"), (3, 5, "south"),
+         (6, 4, "south")]
+    ):  # fmt: skip
+        box.place(5 + i, x, y, f)
+    box.seq[0, :5] = [1, 0, 2, 3, 4]
+    box.seq[2, :5] = [1, 0, 2, 3, 4]
+    box.seq[3, :6] = [6, 5, 7, 9, 10, 8]  # A's guess of B's order (public positions)
+    return box
+
+
+def test_strong_never_reads_the_enemy_secret_sequence(files) -> None:
+    """ "Activation": each player's sequence is secret. The strong policy's rollouts play
+    the enemy's order it guessed at the Round's start (``seq[2 + enemy]``): changing the
+    enemy's real sequence cannot change its decision."""
+    outcomes = []
+    for real_b in ([6, 5, 7, 9, 10, 8], [8, 10, 9, 7, 5, 6]):
+        box = strong_box(files)
+        box.seq[1, :6] = real_b
+        box.activate(1, "strong")
+        outcomes.append((box.s.copy(), box.lines()))
+    assert np.array_equal(outcomes[0][0], outcomes[1][0])
+    assert outcomes[0][1] == outcomes[1][1]
+
+
+def test_strong_sequence_search_keeps_every_warrior_once(files) -> None:
+    """The strong side's searched Activation Sequence is a permutation of its living
+    warriors, and the Round activates each warrior at most once, every survivor once
+    ("Activation")."""
+    box = strong_box(files)
+    box.play_round()
+    order = [int(k) for k in box.seq[0] if k >= 0]
+    assert sorted(order) == [0, 1, 2, 3, 4]
+    ev = box.events()
+    acted = [int(row[3]) for row in ev if row[0] == L.E_ACTIVATE]
+    assert len(acted) == len(set(acted)) == int(box.g[L.G_ACT])
+    assert {i for i in range(11) if box.alive(i)} <= set(acted)
+    assert box.violations() == 0
 
 
 def test_greedy_beats_random_on_mirror_lists() -> None:

@@ -32,6 +32,10 @@ FI_COLS = F_GUN + 3 * MAX_GUN
 R_RADIUS = 0
 R_HEIGHT = 1
 FR_COLS = 2
+# tabulated by run_block once per block into its copy of FR (static for the match-up):
+R_REACH = 2  # longest Reach of the figurine's guns (-1: none), as max_reach(..., False)
+R_BRAWL = 3  # R_BRAWL + j: 1.0 when it does more in HtH than with a gun at j (hth_better)
+FX_COLS = R_BRAWL + MAX_FIG
 
 # ------------------------------------------------ TER: per set element, float64
 T_X0 = 0
@@ -101,12 +105,15 @@ S_READY = 3  # ready to shoot and not yet fired
 S_CLIMB = 4  # element + 1 it stopped at the foot of (climbs next turn)
 S_DEALT = 5
 S_TAKEN = 6
-S_SCORE = 7
-S_SHOTS = 8
-S_BLOWS = 9
-S_DONE = 10  # turn ended (took cover, fled, ready, effective action)
-S_REMOVED_TURN = 11
-S_COLS = 12
+S_SHOTS = 7
+S_BLOWS = 8
+S_DONE = 9  # turn ended (took cover, fled, ready, effective action)
+S_REMOVED_TURN = 10
+S_ACTED = 11  # shot, struck or worked on the objective since its side's last turn began
+S_IDLE = 12  # own turns in a row begun without such an action (the greedy AI's urgency)
+S_COLS = 13
+#: S_IDLE counts at most this many turns
+IDLE_CAP = 4
 M_NORMAL, M_WATCHFUL, M_READY, M_COVER, M_STAY = 0, 1, 2, 3, 4
 MODE_NAMES = ("normal movement", "watchful movement", "ready to shoot", "take cover", "stays")
 

@@ -52,6 +52,8 @@ from analyzer.games.d20.match.layout import (
     F_SCOUT,
     F_SHOT,
     F_SIDE,
+    FR_COLS,
+    FX_COLS,
     G_ACT,
     G_ATTACKER,
     G_BLOWS,
@@ -77,6 +79,7 @@ from analyzer.games.d20.match.layout import (
     G_TURN,
     G_VIOL,
     G_WINNER,
+    IDLE_CAP,
     K_DIFFICULT,
     K_ELEMENT,
     K_TERMINAL,
@@ -99,6 +102,7 @@ from analyzer.games.d20.match.layout import (
     O_VIRUS_MIN,
     O_WINNER_STARTS,
     OFF_BOARD,
+    P_COLS,
     P_FACE,
     P_SX,
     P_SY,
@@ -107,11 +111,15 @@ from analyzer.games.d20.match.layout import (
     POL_GREEDY,
     POL_LOOKAHEAD,
     POL_RANDOM,
+    R_BRAWL,
     R_HEIGHT,
     R_RADIUS,
+    R_REACH,
+    S_ACTED,
     S_ALIVE,
     S_BLOWS,
     S_CLIMB,
+    S_COLS,
     S_COVER_DIST,
     S_CP,
     S_DEALT,
@@ -120,6 +128,7 @@ from analyzer.games.d20.match.layout import (
     S_DEPTH_B,
     S_DONE,
     S_H,
+    S_IDLE,
     S_LIMIT_RULE,
     S_MODE,
     S_NTER,
@@ -127,7 +136,6 @@ from analyzer.games.d20.match.layout import (
     S_OBJ_DL,
     S_READY,
     S_REMOVED_TURN,
-    S_SCORE,
     S_SHOTS,
     S_TAKE_COVER,
     S_TAKEN,
@@ -137,6 +145,11 @@ from analyzer.games.d20.match.layout import (
 )
 from analyzer.match.seeding_nb import seed_match, splitmix
 
+#: Options of every kernel but ``run_block`` (the entry, which allocates the scratch):
+#: none allocates an array, so all are compiled without numba's runtime (``_nrt=False``:
+#: no reference counting of their array arguments), and none is called from Python, so
+#: they get no Python or C wrapper (less to compile).
+INNER = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 # Argument types of the kernels (one compiled specialisation each: constant arguments at
 # call sites would otherwise compile extra literal-typed copies of whole call trees).
 i8 = nt.int64
@@ -154,6 +167,7 @@ CONTACT = 0.2
 #: Offset of the expected-CP tables: index = attack margin + MOFF.
 MOFF = 60
 MAXC = 12  # movement candidates per figurine
+UNKNOWN = -2  # shoot's cover argument when the caller has not computed it
 BIG = 1e9
 # rule-test operations (sandbox.py)
 OP_SHOT, OP_BLOW, OP_MOVE, OP_RETREAT, OP_MOVE_PHASE, OP_ACTION_PHASE = 1, 2, 3, 4, 5, 6
@@ -162,7 +176,7 @@ OP_BLOCK = 0  # run_block: play a block of matches
 
 
 # =========================================================== dice and trace
-@njit((I1, I1, U1), cache=True)
+@njit((I1, I1, U1), **INNER)
 def d20(g, dc, rng):
     """ "1. Starting a Game": "The D20 is used to simulate every action or shot"; the next
     scripted face while the dice script lasts (rule tests), else the match generator."""
@@ -172,7 +186,7 @@ def d20(g, dc, rng):
     return roll_die(rng, 20)
 
 
-@njit((U1, i8), cache=True)
+@njit((U1, i8), **INNER)
 def pick(rng, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -180,12 +194,12 @@ def pick(rng, n):
     return roll_die(rng, n) - 1
 
 
-@njit((f8,), cache=True)
+@njit((f8,), **INNER)
 def mm(x):
     return round(x * 10.0)
 
 
-@njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), cache=True)
+@njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), **INNER)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     if g[G_TRACE] == 0 or g[G_ROLL] != 0:
         return
@@ -208,7 +222,7 @@ def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
 
 
 # =========================================================== expected CP
-@njit((F1, i8, i8), cache=True)
+@njit((F1, i8, i8), **INNER)
 def exp_cp(ecp, margin, cp):
     """Expected CP removed by ``margin + 1D20`` against PD ("3.2 Shots"), capped at ``cp``."""
     m = margin + MOFF
@@ -220,7 +234,7 @@ def exp_cp(ecp, margin, cp):
     return e if e < cp else float(cp)
 
 
-@njit((F2, i8, i8), cache=True)
+@njit((F2, i8, i8), **INNER)
 def p_remove(pge, margin, cp):
     """P(CP lost >= cp): the figurine is removed ("3.2 Shots")."""
     m = margin + MOFF
@@ -232,14 +246,21 @@ def p_remove(pge, margin, cp):
     return pge[m, c]
 
 
-@njit((I2, F1, F2, i8, i8, i8), cache=True)
+@njit((I2, F1, F2, i8, i8, i8), **INNER)
 def attack_value(fi, ecp, pge, margin, j, cp):
     """Greedy worth of an attack on ``j``: expected CP plus half its points times P(removed)."""
     return exp_cp(ecp, margin, cp) + 0.5 * fi[j, F_POINTS] * p_remove(pge, margin, cp)
 
 
 # =========================================================== geometry
-@njit((f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
+@njit((f8, f8), **INNER)
+def dist(dx, dy):
+    """Length of (dx, dy): ``sqrt`` inline (glibc's ``hypot`` call was ~15% of greedy play;
+    the two differ by at most an ulp, and coordinates stay far from overflow)."""
+    return math.sqrt(dx * dx + dy * dy)
+
+
+@njit((f8, f8, f8, f8, f8, f8, f8, f8), **INNER)
 def seg_rect(x0, y0, x1, y1, ax0, ay0, ax1, ay1):
     """Parameters (t_in, t_out) in [0, 1] where segment crosses a rectangle (in > out: none)."""
     if min(x0, x1) > ax1 or max(x0, x1) < ax0 or min(y0, y1) > ay1 or max(y0, y1) < ay0:
@@ -275,12 +296,12 @@ def seg_rect(x0, y0, x1, y1, ax0, ay0, ax1, ay1):
     return t0, t1
 
 
-@njit((F2, i8, f8, f8), cache=True)
+@njit((F2, i8, f8, f8), **INNER)
 def inside(ter, k, x, y):
     return ter[k, 0] <= x <= ter[k, 2] and ter[k, 1] <= y <= ter[k, 3]
 
 
-@njit((f8, f8, f8, f8, f8, f8), cache=True)
+@njit((f8, f8, f8, f8, f8, f8), **INNER)
 def seg_point(x0, y0, x1, y1, px, py):
     """Distance from (px, py) to the segment."""
     dx = x1 - x0
@@ -295,7 +316,7 @@ def seg_point(x0, y0, x1, y1, px, py):
     return math.sqrt(ex * ex + ey * ey)
 
 
-@njit((f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
+@njit((f8, f8, f8, f8, f8, f8, f8, f8), **INNER)
 def crosses(ax, ay, bx, by, cx, cy, dx, dy):
     """Whether segments AB and CD intersect."""
     d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
@@ -305,23 +326,22 @@ def crosses(ax, ay, bx, by, cx, cy, dx, dy):
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
-@njit((f8, f8, f8), cache=True)
+@njit((f8, f8, f8), **INNER)
 def overlaps(dx, dy, lim):
-    """``hypot(dx, dy) < lim``, without ``hypot`` when a coordinate alone reaches ``lim``."""
+    """``dist(dx, dy) < lim``, without the square root when a coordinate alone reaches
+    ``lim``."""
     if abs(dx) >= lim or abs(dy) >= lim:
         return False
-    return math.hypot(dx, dy) < lim
+    return dist(dx, dy) < lim
 
 
-@njit((F2, F2, i8, i8), cache=True)
+@njit((F2, F2, i8, i8), **INNER)
 def gap(fr, p, i, j):
     """Edge-to-edge distance of two stands (Reach is measured edge to edge: "Field of vision")."""
-    return (
-        math.hypot(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y]) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
-    )
+    return dist(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y]) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
 
 
-@njit((F2, F2, i8, i8), cache=True)
+@njit((F2, F2, i8, i8), **INNER)
 def in_contact(fr, p, i, j):
     """Stands within ``CONTACT``; the larger coordinate difference decides most pairs
     without ``hypot`` (hypot >= it, and the subtractions keep the order: same answer)."""
@@ -331,7 +351,7 @@ def in_contact(fr, p, i, j):
     return gap(fr, p, i, j) <= CONTACT
 
 
-@njit((I2, F2, F2, I2, i8), cache=True)
+@njit((I2, F2, F2, I2, i8), **INNER)
 def in_hth(fi, fr, p, s, i):
     """ "3.3": a figurine in contact with an enemy is in a HtH."""
     for j in range(fi.shape[0]):
@@ -340,7 +360,7 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
-@njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), cache=True)
+@njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), **INNER)
 def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
     the cover bonus to its PD (0..3), or -1 when the axis is interrupted.
@@ -368,7 +388,7 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
         if ter[k, 4] > ht:
             return -1
         if d < 0.0:
-            d = math.hypot(tx - ax, ty - ay)
+            d = dist(tx - ax, ty - ay)
         if (1.0 - tout) * d <= sc[S_COVER_DIST] + rt:
             c = int(ter[k, 5])
             if c > cover:
@@ -407,7 +427,7 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     return cover
 
 
-@njit((F2, i8, f8, f8, f8), cache=True)
+@njit((F2, i8, f8, f8, f8), **INNER)
 def in_front(p, i, x, y, r):
     """ "Field of vision": a figurine sees in a 180 degree arc to the front (the
     prolongation of the arc included: a stand touching the front half-plane)."""
@@ -416,7 +436,7 @@ def in_front(p, i, x, y, r):
     return (x - p[i, P_X]) * fx + (y - p[i, P_Y]) * fy >= -r
 
 
-@njit((F2, i8, f8, f8), cache=True)
+@njit((F2, i8, f8, f8), **INNER)
 def rear(p, j, ax, ay):
     """ "Shooting in the back": the attack begins in the target's rear arc."""
     fx = math.cos(p[j, P_FACE])
@@ -424,13 +444,13 @@ def rear(p, j, ax, ay):
     return (ax - p[j, P_X]) * fx + (ay - p[j, P_Y]) * fy < -1e-9
 
 
-@njit((F2, i8, f8, f8), cache=True)
+@njit((F2, i8, f8, f8), **INNER)
 def face(p, i, x, y):
     if abs(x - p[i, P_X]) + abs(y - p[i, P_Y]) > 1e-9:
         p[i, P_FACE] = math.atan2(y - p[i, P_Y], x - p[i, P_X])
 
 
-@njit((I2, i8, b1), cache=True)
+@njit((I2, i8, b1), **INNER)
 def max_reach(fi, i, in_melee):
     r = -1
     for w in range(fi[i, F_NGUN]):
@@ -440,12 +460,13 @@ def max_reach(fi, i, in_melee):
     return r
 
 
-@njit((I2, F2, F2, I2, i8, i8), cache=True)
-def targetable(fi, fr, p, s, i, j):
+@njit((I2, F2, F2, I2, i8, i8, b1), **INNER)
+def targetable(fi, fr, p, s, i, j, melee):
     """Whether ``j`` may be shot at by ``i`` as far as HtH goes ("3.3", "Weapons"):
     a figurine in HtH shoots only those it is in contact with; a figurine in a HtH it
-    is not part of can be targeted only if its stand is larger than every protagonist's."""
-    if in_hth(fi, fr, p, s, i):
+    is not part of can be targeted only if its stand is larger than every protagonist's.
+    ``melee``: whether ``i`` is in a HtH (``in_hth``)."""
+    if melee:
         return in_contact(fr, p, i, j)
     for m in range(fi.shape[0]):
         if s[m, S_ALIVE] == 1 and fi[m, F_SIDE] != fi[j, F_SIDE] and in_contact(fr, p, j, m):
@@ -454,17 +475,21 @@ def targetable(fi, fr, p, s, i, j):
     return True
 
 
-@njit((I2, F2, F2, F1, F2, I2, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, F2, I2, i8, i8), **INNER)
 def can_shoot(fi, fr, ter, sc, p, s, i, j):
     """Cover of ``j`` if ``i`` may shoot it now (front arc, Reach, HtH, sightline), else -1."""
     if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
         return -1
-    melee = in_hth(fi, fr, p, s, i)
-    if gap(fr, p, i, j) > max_reach(fi, i, melee):
+    # the cheap tests first (all must pass): the longest Reach, the front arc, then HtH
+    d = gap(fr, p, i, j)
+    if d > fr[i, R_REACH]:
         return -1
     if not in_front(p, i, p[j, P_X], p[j, P_Y], fr[j, R_RADIUS]):
         return -1
-    if not targetable(fi, fr, p, s, i, j):
+    melee = in_hth(fi, fr, p, s, i)
+    if melee and d > max_reach(fi, i, melee):
+        return -1
+    if not targetable(fi, fr, p, s, i, j, melee):
         return -1
     return sight(
         fi, fr, ter, sc, p, s, p[i, P_X], p[i, P_Y], fi[i, F_SIDE], i, j, p[j, P_X], p[j, P_Y]
@@ -472,19 +497,23 @@ def can_shoot(fi, fr, ter, sc, p, s, i, j):
 
 
 # =========================================================== damage and attacks
-@njit((I2, I2, I1), cache=True)
+@njit((I2, I2, I1), **INNER)
 def remove_check(fi, s, g):
     """Victory by elimination: a side with no figurine left loses."""
-    alive = np.zeros(2, np.int64)
+    alive_a = 0
+    alive_b = 0
     for m in range(fi.shape[0]):
         if s[m, S_ALIVE] == 1:
-            alive[fi[m, F_SIDE]] += 1
-    if g[G_END] < 0 and (alive[0] == 0 or alive[1] == 0):
+            if fi[m, F_SIDE] == 0:
+                alive_a += 1
+            else:
+                alive_b += 1
+    if g[G_END] < 0 and (alive_a == 0 or alive_b == 0):
         g[G_END] = END_ELIMINATION
-        g[G_WINNER] = 0 if alive[0] == alive[1] else (1 if alive[1] == 0 else 2)
+        g[G_WINNER] = 0 if alive_a == alive_b else (1 if alive_b == 0 else 2)
 
 
-@njit((I2, F2, I2, I1, I2, i8, i8, i8), cache=True)
+@njit((I2, F2, I2, I1, I2, i8, i8, i8), **INNER)
 def damage(fi, p, s, g, ev, i, j, dmg):
     """ "3.2 Shots": the CP lost are noted; at the last CP the figurine is killed and taken
     out of the game (removed from the board)."""
@@ -496,14 +525,13 @@ def damage(fi, p, s, g, ev, i, j, dmg):
         s[j, S_ALIVE] = 0
         s[j, S_READY] = 0
         s[j, S_REMOVED_TURN] = g[G_TURN]
-        s[i, S_SCORE] += fi[j, F_POINTS]
         p[j, P_X] = OFF_BOARD
         p[j, P_Y] = OFF_BOARD
         log(g, ev, E_REMOVED, fi[j, F_SIDE], j, i, 0, 0, 0, 0, 0, 0, 0)
         remove_check(fi, s, g)
 
 
-@njit((I2, I2, i8, i8, i8, i8, b1, b1), cache=True)
+@njit((I2, I2, i8, i8, i8, i8, b1, b1), **INNER)
 def shot_margin(fi, s, i, w, j, cover, back, halved):
     """Attack total minus PD, without the D20 ("3.2 Shots": Shot + Dexterity + weapon
     Power + 1D20 against PD; "Shooting in the back" +1; "Cover"; watchful +1 PD;
@@ -516,7 +544,7 @@ def shot_margin(fi, s, i, w, j, cover, back, halved):
     return att, pd
 
 
-@njit((I2, F1, I2, i8, i8, f8, i8, b1, b1, b1), cache=True)
+@njit((I2, F1, I2, i8, i8, f8, i8, b1, b1, b1), **INNER)
 def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
     """The gun in Reach with the highest expected CP (-1 none) and its value."""
     best = -1
@@ -532,12 +560,14 @@ def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
     return best, bv
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, i8, b1, i8), cache=True)
-def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags):
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, i8, b1, i8, i8), **INNER)
+def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags, cover):
     """One Shot phase of ``i`` at its one target ``j`` ("3.2 Shots"; "A figurine with two
     weapons cannot shoot at more than one target during the same Phase": the best gun in
-    Reach, or every gun in Reach with the option ``all_weapons``)."""
-    cover = can_shoot(fi, fr, ter, sc, p, s, i, j)
+    Reach, or every gun in Reach with the option ``all_weapons``).  ``cover``: the
+    caller's ``can_shoot(i, j)`` on this state, or ``UNKNOWN`` (computed here)."""
+    if cover == UNKNOWN:
+        cover = can_shoot(fi, fr, ter, sc, p, s, i, j)
     if cover < 0:
         return
     back = rear(p, j, p[i, P_SX], p[i, P_SY])
@@ -556,6 +586,7 @@ def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags):
         dmg = att + r - pd if att + r > pd else 0
         g[G_SHOTS] += 1
         s[i, S_SHOTS] += 1
+        s[i, S_ACTED] = 1
         if dmg > 0:
             g[G_HITS] += 1
         fl = flags + (1 if back else 0) + (2 if halved else 0) + 8 * cover
@@ -564,7 +595,7 @@ def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags):
             damage(fi, p, s, g, ev, i, j, dmg)
 
 
-@njit((I2, F2, F2, I2, i8, i8), cache=True)
+@njit((I2, F2, F2, I2, i8, i8), **INNER)
 def synergy(fi, fr, p, s, i, j):
     """ "Synergy in Hand to Hand combat": +1 per friendly stand in contact with both the
     fighter and his opponent, up to +3."""
@@ -576,7 +607,7 @@ def synergy(fi, fr, p, s, i, j):
     return min(n, 3)
 
 
-@njit((I2, F2, F2, I2, i8, i8), cache=True)
+@njit((I2, F2, F2, I2, i8, i8), **INNER)
 def blow_margin(fi, fr, p, s, i, j):
     """ "3.3 Hand to Hand combat": HtH skill + Force + weapon Power (a gun as a club: 1)
     + synergy + 1 in the back ("Attacks in the back") + 1D20 against PD (+1 watchful)."""
@@ -587,7 +618,7 @@ def blow_margin(fi, fr, p, s, i, j):
     return att, pd, back, syn
 
 
-@njit((I2, F2, F2, I2, I1, I1, U1, I2, i8, i8), cache=True)
+@njit((I2, F2, F2, I2, I1, I1, U1, I2, i8, i8), **INNER)
 def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
     """One HtH attack; after an attack in the back the opponents face each other
     ("Attacks in the back": the defender turns to face his attacker)."""
@@ -596,6 +627,7 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
     dmg = att + r - pd if att + r > pd else 0
     g[G_BLOWS] += 1
     s[i, S_BLOWS] += 1
+    s[i, S_ACTED] = 1
     log(
         g,
         ev,
@@ -620,7 +652,7 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
 
 
 # =========================================================== movement
-@njit((I2, F2, F1, i8, f8, f8), cache=True)
+@njit((I2, F2, F1, i8, f8, f8), **INNER)
 def slow_at(fi, ter, sc, i, x, y):
     """Difficult terrain at (x, y) for ``i``: a difficult zone, water, or an element low
     enough to climb over ("3.1 Movements": elements gone around or climbed over "become
@@ -634,7 +666,7 @@ def slow_at(fi, ter, sc, i, x, y):
     return False
 
 
-@njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), cache=True)
+@njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), **INNER)
 def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     """Where a straight move of ``i`` toward (tx, ty) with ``budget`` cm ends: (x, y, stop,
     element).  "Difficult terrain": movement inside is halved and a figurine that cannot
@@ -647,7 +679,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     ty = min(max(ty, r), sc[S_H] - r)
     x0 = p[i, P_X]
     y0 = p[i, P_Y]
-    ln = math.hypot(tx - x0, ty - y0)
+    ln = dist(tx - x0, ty - y0)
     if ln < 1e-6 or budget <= 0.0:
         return x0, y0, 0, -1
     nter = int(sc[S_NTER])
@@ -728,7 +760,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     return x0, y0, 0, -1
 
 
-@njit((F2, F2, i8, i8, f8, f8, f8, f8), cache=True)
+@njit((F2, F2, i8, i8, f8, f8, f8, f8), **INNER)
 def detour(fr, ter, i, k, x0, y0, tx, ty):
     """A corner of element ``k`` to go around it ("Characters can go around ... elements of
     the set"): the corner of the stand-inflated rectangle with the shortest way through."""
@@ -742,7 +774,7 @@ def detour(fr, ter, i, k, x0, y0, tx, ty):
         tin, tout = seg_rect(x0, y0, cx, cy, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
         if tin <= tout:
             continue
-        d = math.hypot(cx - x0, cy - y0) + math.hypot(tx - cx, ty - cy)
+        d = dist(cx - x0, cy - y0) + dist(tx - cx, ty - cy)
         if d < bd:
             bd = d
             bx = cx
@@ -750,7 +782,7 @@ def detour(fr, ter, i, k, x0, y0, tx, ty):
     return bx, by
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, i8, b1), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, i8, b1), **INNER)
 def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, mode, react):
     """Move ``i`` (``walk``), then the opponent's ready-to-shoot figurines react
     ("Ready to shoot position": "able to shoot during the opponent's movement phase if an
@@ -779,14 +811,15 @@ def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, m
         if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
             return
         if s[q, S_READY] == 1 and s[q, S_ALIVE] == 1 and fi[q, F_SIDE] != fi[i, F_SIDE]:
-            if can_shoot(fi, fr, ter, sc, p, s, q, i) >= 0:
+            cv = can_shoot(fi, fr, ter, sc, p, s, q, i)
+            if cv >= 0:
                 if op[O_READY] == 1 or (before >> q) & 1 == 0:
                     s[q, S_READY] = 0
                     g[G_READYSHOTS] += 1
-                    shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, q, i, False, 4)
+                    shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, q, i, False, 4, cv)
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, f8, b1), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, f8, b1), **INNER)
 def move_along(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, ux, uy, dist, budget, react):
     """A normal move of ``i`` ``dist`` cm along the unit direction (ux, uy) (``do_move``)."""
     tx = p[i, P_X] + ux * dist
@@ -795,7 +828,7 @@ def move_along(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, ux, uy, dist, 
 
 
 # =========================================================== greedy evaluation
-@njit((I2, F1, i8, i8), cache=True)
+@njit((I2, F1, i8, i8), **INNER)
 def hth_better(fi, ecp, i, j):
     """Whether ``i`` does more in HtH than with its best gun against a fresh ``j``."""
     hv = exp_cp(ecp, fi[i, F_HTH] + fi[i, F_HTHPOW] - fi[j, F_PD], 1000)
@@ -806,7 +839,7 @@ def hth_better(fi, ecp, i, j):
     return hv > gv
 
 
-@njit((I2, F1, I2, i8, i8, i8, i8, f8), cache=True)
+@njit((I2, F1, I2, i8, i8, i8, i8, f8), **INNER)
 def gun_threat(fi, ecp, s, j, i, cov, watch, dist):
     """Expected CP of the best shot of ``j``'s guns with Reach >= ``dist`` at ``i`` behind
     ``cov`` (watchful: +``watch`` PD; "3.2 Shots", "Cover")."""
@@ -818,7 +851,7 @@ def gun_threat(fi, ecp, s, j, i, cov, watch, dist):
     return best
 
 
-@njit((I2, F2, F2, F1, F1, F2, I2, i8, f8, f8, i8), cache=True)
+@njit((I2, F2, F2, F1, F1, F2, I2, i8, f8, f8, i8), **INNER)
 def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     """Expected CP the enemies could shoot into ``i`` at (x, y) from where they stand."""
     t = 0.0
@@ -826,12 +859,12 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
             continue
-        rj = max_reach(fi, j, False)
+        rj = int(fr[j, R_REACH])
         dx = x - p[j, P_X]
         dy = y - p[j, P_Y]
         if max(abs(dx), abs(dy)) - fr[i, R_RADIUS] - fr[j, R_RADIUS] > rj:
             continue  # out of Reach already by one coordinate (hypot is never smaller)
-        d = math.hypot(dx, dy) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
+        d = dist(dx, dy) - fr[i, R_RADIUS] - fr[j, R_RADIUS]
         if d > rj:
             continue
         cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
@@ -841,15 +874,16 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     return t
 
 
-@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8), **INNER)
 def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
     """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
     (exact expected CP and removal chance from the roll tables) minus the weighted threat
-    of the enemies next turn (cover and watchful counted), plus approach and objective
-    terms.  ``posture`` 0 balanced, 1 aggressive, 2 cautious (the lookahead's plans)."""
+    of the enemies next turn (cover and watchful counted), plus approach (weighted up by
+    the turns begun idle, ``S_IDLE``) and objective terms.  ``posture`` 0 balanced,
+    1 aggressive, 2 cautious (the lookahead's plans)."""
     side = fi[i, F_SIDE]
     ri = fr[i, R_RADIUS]
-    reach = max_reach(fi, i, False)
+    reach = int(fr[i, R_REACH])
     tw = 0.5
     if posture == 1:
         tw = 0.15
@@ -863,12 +897,12 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
             continue
-        d = math.hypot(x - p[j, P_X], y - p[j, P_Y]) - ri - fr[j, R_RADIUS]
-        brawl = hth_better(fi, ecp, i, j) or reach < 0
+        d = dist(x - p[j, P_X], y - p[j, P_Y]) - ri - fr[j, R_RADIUS]
+        brawl = fr[i, R_BRAWL + j] > 0.5 or reach < 0
         want = d if brawl else d - reach
         if want < near:
             near = want
-        rj = max_reach(fi, j, False)
+        rj = int(fr[j, R_REACH])
         mvj = fi[j, F_MOVE]
         if d <= CONTACT:
             syn = 0
@@ -882,7 +916,7 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
         brawler = (
             d <= mvj + CONTACT
             and fi[j, F_HTH] + fi[j, F_HTHPOW] > 0
-            and (hth_better(fi, ecp, j, i) or rj < 0)
+            and (fr[j, R_BRAWL + i] > 0.5 or rj < 0)
         )
         # the sightline only where a term below uses it (same values, fewer checks)
         cov = -1
@@ -909,12 +943,15 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
             threat += best * (1.0 if d <= rj else 0.6)
     v = off + ready_off - tw * threat
     if off <= 0.0 and near < BIG:
-        v -= (0.12 if posture != 2 else 0.05) * max(near, 0.0)
+        # the approach weighs more with every turn the figurine has begun idle (no shot,
+        # blow or work since its previous turn): none stays out of reach for the game
+        urge = max(s[i, S_IDLE], 1)
+        v -= (0.12 if posture != 2 else 0.05) * urge * max(near, 0.0)
     if sc[S_OBJ] == 1:
         k = int(sc[S_TERM])
         dx = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
         dy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
-        dt = math.hypot(dx, dy) - ri
+        dt = dist(dx, dy) - ri
         if side == g[G_ATTACKER]:
             v += 6.0 if dt <= 1.0 else -0.25 * dt
         else:
@@ -922,7 +959,7 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
     return v
 
 
-@njit((F2, i8, f8, f8, i8, f8), cache=True)
+@njit((F2, i8, f8, f8, i8, f8), **INNER)
 def add_cand(wk, n, x, y, mode, budget):
     if n >= MAXC:
         return n
@@ -934,7 +971,7 @@ def add_cand(wk, n, x, y, mode, budget):
     return n + 1
 
 
-@njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
 def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
     ready to shoot, toward the best target (to Reach, or into contact), watchful toward it,
@@ -945,7 +982,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     mv = float(fi[i, F_MOVE])
     side = fi[i, F_SIDE]
     ri = fr[i, R_RADIUS]
-    reach = max_reach(fi, i, False)
+    reach = int(fr[i, R_REACH])
     n = 0
     n = add_cand(wk, n, x, y, M_STAY, 0.0)
     if reach > 0:
@@ -982,10 +1019,10 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         d = gap(fr, p, i, j)
         dx = p[j, P_X] - x
         dy = p[j, P_Y] - y
-        dl = math.hypot(dx, dy)
+        dl = dist(dx, dy)
         if dl < 1e-9:
             continue
-        brawl = hth_better(fi, ecp, i, j) or reach < 0
+        brawl = fr[i, R_BRAWL + j] > 0.5 or reach < 0
         stand = dl - (ri + fr[j, R_RADIUS] + 0.05)
         if not brawl and which == 0:
             stand = max(0.0, d - (reach - 1.0))
@@ -1017,7 +1054,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
                 continue
             mx = 0.5 * (ter[k, 0] + ter[k, 2])
             my = 0.5 * (ter[k, 1] + ter[k, 3])
-            dk = math.hypot(mx - x, my - y)
+            dk = dist(mx - x, my - y)
             if dk < kd:
                 kd = dk
                 kb = k
@@ -1028,7 +1065,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         my = 0.5 * (ter[kb, 1] + ter[kb, 3])
         ux = mx - cx
         uy = my - cy
-        ul = math.hypot(ux, uy)
+        ul = dist(ux, uy)
         if ul < 1e-9:
             continue
         ux /= ul
@@ -1043,7 +1080,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         py = min(max(y, ter[k, 1]), ter[k, 3])
         dx = px - x
         dy = py - y
-        dl = math.hypot(dx, dy)
+        dl = dist(dx, dy)
         if dl > ri + 0.5:
             n = add_cand(
                 wk, n, x + dx / dl * (dl - ri - 0.3), y + dy / dl * (dl - ri - 0.3), M_NORMAL, mv
@@ -1054,7 +1091,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     return n
 
 
-@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1), cache=True)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1), **INNER)
 def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     """Facing at the end of the move: toward the most valuable target in Reach and sight
     (greedy), else the nearest enemy ("keeps facing toward threats"); the random policy
@@ -1069,7 +1106,7 @@ def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
         ne += 1
         d = gap(fr, p, i, j)
         v = -d
-        if d <= max_reach(fi, i, False):
+        if d <= int(fr[i, R_REACH]):
             cov = sight(
                 fi, fr, ter, sc, p, s, p[i, P_X], p[i, P_Y], side, i, j, p[j, P_X], p[j, P_Y]
             )
@@ -1094,7 +1131,7 @@ def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     face(p, i, p[best, P_X], p[best, P_Y])
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, b1), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, b1), **INNER)
 def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
     """ "Take cover": after a normal move, a figurine under an immediate and obvious threat
     (an enemy with it in Reach and sight) may run up to ``S_TAKE_COVER`` (5) cm more to a
@@ -1149,13 +1186,13 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
                 qy = min(max(y, e1), e3)
                 if e0 < x < e2 and e1 < y < e3:
                     continue
-            if abs(qx - x) > lim or abs(qy - y) > lim or math.hypot(qx - x, qy - y) > lim:
+            if abs(qx - x) > lim or abs(qy - y) > lim or dist(qx - x, qy - y) > lim:
                 continue
             wx, wy, _, _ = walk(fi, fr, ter, sc, p, s, i, qx, qy, lim)
-            if math.hypot(wx - qx, wy - qy) > 0.05:
+            if dist(wx - qx, wy - qy) > 0.05:
                 continue
             t = threat_now(fi, fr, ter, sc, ecp, p, s, i, wx, wy, 0)
-            dd = math.hypot(wx - x, wy - y)
+            dd = dist(wx - x, wy - y)
             # ties go to the nearest point (independent of the enumeration order, so
             # that the two point-symmetric deployment frames play alike)
             if t < bt - 1e-9 or (found and t <= bt + 1e-9 and dd < bd - 1e-9):
@@ -1172,7 +1209,7 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
     return found
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8, i8), **INNER)
 def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture):
     """The movement of one figurine ("3.1 Movements"): a figurine in HtH does not move (it
     leaves by a retreat, "Leaving a HtH"); an impulsive one moves first, automatically, its
@@ -1196,7 +1233,7 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
         if jn >= 0:
             dx = p[jn, P_X] - p[i, P_X]
             dy = p[jn, P_Y] - p[i, P_Y]
-            dl = math.hypot(dx, dy)
+            dl = dist(dx, dy)
             st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
             s[i, S_MODE] = M_NORMAL
             move_along(
@@ -1297,7 +1334,7 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
 
 
 # =========================================================== action phase
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, i8, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, i8, i8, i8), **INNER)
 def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_enemy):
     """ "Leaving a HtH": HtH + D20 of the retreating figurine against HtH + D20 of one enemy
     of the HtH chosen by its owner (greedy: the best in HtH; random: any); higher succeeds.
@@ -1340,7 +1377,7 @@ def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_en
     g[G_RETREATS_WON] += 1
     dx = p[i, P_X] - cx
     dy = p[i, P_Y] - cy
-    dl = max(math.hypot(dx, dy), 1e-9)
+    dl = max(dist(dx, dy), 1e-9)
     mv = float(fi[i, F_MOVE])
     budget = mv + 5.0 if kind == 0 else 0.5 * mv
     move_along(
@@ -1356,7 +1393,7 @@ def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_en
                 s[j, S_ALIVE] == 1
                 and fi[j, F_SIDE] != side
                 and (
-                    math.hypot(p[j, P_X] - cx, p[j, P_Y] - cy) < 8.0
+                    dist(p[j, P_X] - cx, p[j, P_Y] - cy) < 8.0
                     and can_shoot(fi, fr, ter, sc, p, s, i, j) >= 0
                 )
             ):
@@ -1365,20 +1402,22 @@ def retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, kind, pol_en
                     bv = v
                     best = j
         if best >= 0:
-            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, best, True, 0)
+            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, best, True, 0, UNKNOWN)
     else:
         face(p, i, p[i, P_X] + dx, p[i, P_Y] + dy)
     return True
 
 
-@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1), cache=True)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1), **INNER)
 def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
-    """The action of ``i``: (kind, target) with kind 1 a shot, 2 a HtH blow, 0 none.
-    Greedy: the highest value (expected CP + removal chance: focus fire); random: any."""
+    """The action of ``i``: (kind, target, cover) with kind 1 a shot (``cover``: the
+    target's, as ``can_shoot``), 2 a HtH blow, 0 none.  Greedy: the highest value
+    (expected CP + removal chance: focus fire); random: any."""
     side = fi[i, F_SIDE]
     melee = in_hth(fi, fr, p, s, i)
     bk = 0
     bt = -1
+    bc = -1
     bv = -BIG
     cnt = 0
     for j in range(fi.shape[0]):
@@ -1386,6 +1425,7 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
             continue
         for kind in range(1, 3):
             v = -BIG
+            cov = -1
             if kind == 2:
                 if not in_contact(fr, p, i, j):
                     continue
@@ -1406,22 +1446,24 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
                 if pick(rng, cnt) == 0:
                     bk = kind
                     bt = j
+                    bc = cov
             elif v > bv:
                 bv = v
                 bk = kind
                 bt = j
-    return bk, bt
+                bc = cov
+    return bk, bt, bc
 
 
-@njit((F2, F2, F1, F2, i8), cache=True)
+@njit((F2, F2, F1, F2, i8), **INNER)
 def near_terminal(fr, ter, sc, p, i):
     k = int(sc[S_TERM])
     dx = max(ter[k, 0] - p[i, P_X], 0.0, p[i, P_X] - ter[k, 2])
     dy = max(ter[k, 1] - p[i, P_Y], 0.0, p[i, P_Y] - ter[k, 3])
-    return math.hypot(dx, dy) <= fr[i, R_RADIUS] + 1.0
+    return dist(dx, dy) <= fr[i, R_RADIUS] + 1.0
 
 
-@njit((I2, F2, F2, F1, I1, F2, I2, I1, I2, U1, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, I1, F2, I2, I1, I2, U1, i8, i8), **INNER)
 def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
     """ "3.5 Effective Actions", inserting a virus: the attacker's figurines in front of the
     computer (stand within 1 cm of it), not in HtH, work instead of shooting; the best
@@ -1442,6 +1484,7 @@ def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
             continue
         workers += 1
         s[i, S_DONE] = 1
+        s[i, S_ACTED] = 1
         if fi[i, F_INT] > li:
             li = fi[i, F_INT]
             lead = i
@@ -1457,7 +1500,7 @@ def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
         g[G_WINNER] = side + 1
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, i8, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, i8, i8, i8), **INNER)
 def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol, pol_other):
     """ "3. The Game's Turns and Phases", action/shooting phase: retreats first ("Leaving a
     HtH": "performed before all other Actions/Shots"), then the effective action on the
@@ -1478,12 +1521,12 @@ def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol,
                 if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side and in_contact(fr, p, i, j):
                     a, pd, _, _ = blow_margin(fi, fr, p, s, j, i)
                     ein += exp_cp(ecp, a - pd, s[i, S_CP])
-            k, t = best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, POL_GREEDY, rng)
+            k, t, _ = best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, POL_GREEDY, rng)
             eout = 0.0
             if k == 2:
                 a, pd, _, _ = blow_margin(fi, fr, p, s, i, t)
                 eout = exp_cp(ecp, a - pd, s[t, S_CP])
-            if ein > 1.5 * eout + 2.0 and max_reach(fi, i, False) > 0:
+            if ein > 1.5 * eout + 2.0 and int(fr[i, R_REACH]) > 0:
                 want = 1
         if want >= 0:
             ok = retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, i, want, pol_other)
@@ -1495,15 +1538,15 @@ def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol,
             return
         if s[i, S_ALIVE] == 0 or fi[i, F_SIDE] != side or s[i, S_DONE] == 1:
             continue
-        k, t = best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
+        k, t, cv = best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
         if k == 1:
-            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, t, False, 0)
+            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, t, False, 0, cv)
         elif k == 2:
             blow(fi, fr, p, s, g, dc, rng, ev, i, t)
 
 
 # =========================================================== turns and the match
-@njit((I2, F2, F1, F2, I2, I1), cache=True)
+@njit((I2, F2, F1, F2, I2, I1), **INNER)
 def check(fi, fr, sc, p, s, g):
     """Invariant checker: CP within [0, max], removed figurines at 0 CP and off the board,
     figurines in play inside the table, no two stands overlapping."""
@@ -1525,13 +1568,13 @@ def check(fi, fr, sc, p, s, g):
             bad += 1
         for j in range(i + 1, n):
             if s[j, S_ALIVE] == 1:
-                dd = math.hypot(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y])
+                dd = dist(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y])
                 if dd < r + fr[j, R_RADIUS] - 1e-4:
                     bad += 1
     g[G_VIOL] += bad
 
 
-@njit((I1, I1, i8), cache=True)
+@njit((I1, I1, i8), **INNER)
 def policy(op, g, side):
     pol = op[O_POL_A + side]
     if g[G_ROLL] != 0:
@@ -1539,7 +1582,7 @@ def policy(op, g, side):
     return pol
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8), **INNER)
 def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture):
     """One player's Turn: his movement phase (automatic movements first), then his
     action/shooting phase ("3. The Game's Turns and Phases").  Watchful and ready to
@@ -1557,6 +1600,8 @@ def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, pos
             s[i, S_MODE] = M_NORMAL
             s[i, S_READY] = 0
             s[i, S_DONE] = 0
+            s[i, S_IDLE] = 0 if s[i, S_ACTED] == 1 else min(s[i, S_IDLE] + 1, IDLE_CAP)
+            s[i, S_ACTED] = 0
             p[i, P_SX] = p[i, P_X]
             p[i, P_SY] = p[i, P_Y]
             g[G_ACT] += 1
@@ -1574,17 +1619,25 @@ def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, pos
         check(fi, fr, sc, p, s, g)
 
 
-@njit((I2, I2, i8), cache=True)
+@njit((I2, I2, i8), **INNER)
+def unit_weighted(fi, s, i):
+    """The figurine's CP-weighted points left: points x CP left / CP of the card."""
+    if s[i, S_ALIVE] == 0:
+        return 0.0
+    return fi[i, F_POINTS] * s[i, S_CP] / fi[i, F_CP]
+
+
+@njit((I2, I2, i8), **INNER)
 def weighted(fi, s, side):
-    """CP-weighted points left: points x CP left / CP of the card, summed."""
+    """CP-weighted points left of a side: its figurines' (``unit_weighted``), summed."""
     t = 0.0
     for i in range(fi.shape[0]):
-        if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
-            t += fi[i, F_POINTS] * s[i, S_CP] / fi[i, F_CP]
+        if fi[i, F_SIDE] == side:
+            t += unit_weighted(fi, s, i)
     return t
 
 
-@njit((I2, F1, I2, I1), cache=True)
+@njit((I2, F1, I2, I1), **INNER)
 def end_turn_limit(fi, sc, s, g):
     """The turn limit: the scenario's rule (defender wins, or CP-weighted points left:
     the higher wins, equal is a draw)."""
@@ -1598,7 +1651,7 @@ def end_turn_limit(fi, sc, s, g):
     g[G_WINNER] = 0 if abs(a - b) < 1e-9 else (1 if a > b else 2)
 
 
-@njit((I2, F1, I2, I1), cache=True)
+@njit((I2, F1, I2, I1), **INNER)
 def next_half(fi, sc, s, g):
     if g[G_END] >= 0:
         return
@@ -1612,7 +1665,7 @@ def next_half(fi, sc, s, g):
             g[G_TURN] += 1
 
 
-@njit((I2, F1, I2, I1, i8), cache=True)
+@njit((I2, F1, I2, I1, i8), **INNER)
 def rollout_score(fi, sc, s, g, side):
     v = weighted(fi, s, side) - weighted(fi, s, 1 - side)
     if g[G_END] >= 0 and g[G_WINNER] != 0:
@@ -1622,7 +1675,7 @@ def rollout_score(fi, sc, s, g, side):
     return v
 
 
-@njit((I2, I1, I1, U1, b1), cache=True)
+@njit((I2, I1, I1, U1, b1), **INNER)
 def rolloff(fi, g, dc, rng, bonus):
     """Both players throw the D20 (+ ``bonus``: "Who starts ?" +1 per infiltration or
     precognition figurine), a draw is thrown again; returns the winner and the totals."""
@@ -1642,7 +1695,7 @@ def rolloff(fi, g, dc, rng, bonus):
             return (0 if a > b else 1), a, b
 
 
-@njit((I2, F2, F2, F1, F2, I2, I1, U1, I2, i8, i8), cache=True)
+@njit((I2, F2, F2, F1, F2, I2, I1, U1, I2, i8, i8), **INNER)
 def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
     """ "2. Deployment": from the side's border (a band) or corner (a square) to the
     deployment distance; side B's frame is side A's turned through 180 degrees (point
@@ -1702,7 +1755,7 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
         log(g, ev, E_DEPLOY, side, i, mm(x), mm(y), 0, 0, 0, 0, 0, 0)
 
 
-@njit((I2, F2, F2, F1, I1, F2, I2, I1, I1, U1, I2, i8), cache=True)
+@njit((I2, F2, F2, F1, I1, F2, I2, I1, I1, U1, I2, i8), **INNER)
 def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
     """A new match: roles by D20 ("1. Starting a Game"), who starts ("Who starts ?"),
     deployment of both squads."""
@@ -1746,7 +1799,7 @@ def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
         p[i, P_SY] = p[i, P_Y]
 
 
-@njit((I2, I2, I1, I2, I3, i8), cache=True)
+@njit((I2, I2, I1, I2, I3, i8), **INNER)
 def write_record(fi, s, g, rec, urec, row):
     rec[row, 0] = g[G_WINNER]
     rec[row, 1] = int(weighted(fi, s, 0))
@@ -1770,10 +1823,23 @@ def write_record(fi, s, g, rec, urec, row):
         urec[row, i, 0] = 0 if s[i, S_ALIVE] == 1 else 1
         urec[row, i, 1] = s[i, S_DEALT]
         urec[row, i, 2] = s[i, S_TAKEN]
-        urec[row, i, 3] = s[i, S_SCORE]
+        urec[row, i, 3] = int(unit_weighted(fi, s, i))
         urec[row, i, 4] = s[i, S_SHOTS]
         urec[row, i, 5] = s[i, S_BLOWS]
         urec[row, i, 6] = s[i, S_REMOVED_TURN]
+
+
+@njit((I2, F1, F2, F2), **INNER)
+def tabulate(fi, ecp, fr, fx):
+    """``fx``: ``fr`` and the match-up's static tables (``R_REACH``, ``R_BRAWL``), once per
+    block instead of once per candidate move."""
+    n = fi.shape[0]
+    for i in range(n):
+        for c in range(FR_COLS):
+            fx[i, c] = fr[i, c]
+        fx[i, R_REACH] = max_reach(fi, i, False)
+        for j in range(n):
+            fx[i, R_BRAWL + j] = 1.0 if hth_better(fi, ecp, i, j) else 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -1796,9 +1862,12 @@ def run_block(
     (common random numbers over the plans, ``lookahead_rollouts`` each), and keeps the
     plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
     wk = np.zeros((MAXC + 1, 7))
+    fx = np.zeros((fi.shape[0], FX_COLS))
+    tabulate(fi, ecp, fr, fx)
+    fr = fx
     if code != OP_BLOCK:
         if code == OP_SHOT:
-            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0)
+            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0, UNKNOWN)
         elif code == OP_BLOW:
             blow(fi, fr, p, s, g, dc, rng, ev, a, b)
         elif code == OP_MOVE:
@@ -1832,8 +1901,8 @@ def run_block(
             return float(g[G_VIOL])
         return 0.0
     n = fi.shape[0]
-    p2 = np.zeros((n, 5))
-    s2 = np.zeros((n, 12), np.int64)
+    p2 = np.zeros((n, P_COLS))
+    s2 = np.zeros((n, S_COLS), np.int64)
     g2 = np.zeros(G_COLS, np.int64)
     rng2 = np.zeros(6, np.uint64)
     for kk in range(count):

@@ -118,10 +118,11 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "winner_starts": flag(),
     "skilled_strike_needs_wound": flag(),
     "perfect_parryable": flag(),
-    "lookahead_k": integer(1, 7),
+    "lookahead_k": integer(1, 12),
     "lookahead_depth": integer(1, 30),
     "lookahead_rollouts": integer(1, 32),
     "lookahead_margin": integer(0, 100),
+    "lookahead_order": flag(),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -130,10 +131,11 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "winner_starts": True,
     "skilled_strike_needs_wound": True,
     "perfect_parryable": True,
-    "lookahead_k": 3,
-    "lookahead_depth": 3,
-    "lookahead_rollouts": 6,
-    "lookahead_margin": 10,
+    "lookahead_k": 8,
+    "lookahead_depth": 10,
+    "lookahead_rollouts": 16,
+    "lookahead_margin": 5,
+    "lookahead_order": True,
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -143,11 +145,13 @@ OPTION_HELP: dict[str, str] = {
     "skilled_strike_needs_wound": "Skilled Strike's second strike needs a wound (false: a "
     "successful roll, even parried)",
     "perfect_parryable": "a Perfect Success strike or shot can be parried (false: house rule)",
-    "lookahead_k": "strong: plans tried per activation (the best of each kind)",
-    "lookahead_depth": "strong: greedy activations played after the plan",
+    "lookahead_k": "strong: plans tried per activation (the best of each kind and target)",
+    "lookahead_depth": "strong: greedy activations played after the plan (this Round)",
     "lookahead_rollouts": "strong: rollouts per plan (common random numbers)",
-    "lookahead_margin": "strong: tenths of NV margin another plan's rollout mean must beat "
-    "greedy's by",
+    "lookahead_margin": "strong: another plan replaces greedy's if its mean paired rollout "
+    "gain exceeds this many tenths of its standard error",
+    "lookahead_order": "strong: choose the Activation Sequence each Round by rollouts of the "
+    "Round (false: greedy's order)",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -339,6 +343,7 @@ def compile_arrays(
     sc[L.S_LOOK_DEPTH] = options["lookahead_depth"]
     sc[L.S_LOOK_ROLLOUTS] = options["lookahead_rollouts"]
     sc[L.S_LOOK_MARGIN] = options["lookahead_margin"]
+    sc[L.S_LOOK_ORDER] = int(options["lookahead_order"])
     sc[L.S_SKILLED_HIT] = int(options["skilled_strike_needs_wound"])
     sc[L.S_PERFECT_PARRY] = int(options["perfect_parryable"])
     sc[L.S_NOBJ] = int(obj.sum())

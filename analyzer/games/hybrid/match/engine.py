@@ -24,8 +24,9 @@ from analyzer.match.options import check_policy
 from analyzer.match.sides import ArmyListSides
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: Measured cold compile on the shared 2-core machine: 81-107 s CPU, 160-210 s wall.
-COLD_COMPILE = (80, 240)
+#: Measured cold compile on the shared 2-core machine (fresh NUMBA_CACHE_DIR): 61 s CPU,
+#: 62 s wall at load 0.9; 74 s wall at load 2.6; 194 s wall at load 6.3.
+COLD_COMPILE = (60, 200)
 #: What the engine does not model (the match report's notes).
 NOT_MODELLED = (
     "Action Cards (deck, hands, Hindrance, Activation Roll bids)",
@@ -207,18 +208,18 @@ def work_state(fi: np.ndarray, mp: np.ndarray) -> tuple[np.ndarray, ...]:
         np.zeros(L.G_COLS, dtype=np.int64),
         np.zeros((h, w), dtype=np.int64),
         np.zeros((h, w), dtype=np.int64),
-        np.full((2, n), -1, dtype=np.int64),
+        np.full((4, n), -1, dtype=np.int64),  # sequences played, then the guesses
         np.zeros(1, dtype=np.int64),
         np.zeros(6, dtype=np.uint64),
     )
 
 
 def work_rows(mp: np.ndarray) -> np.ndarray:
-    """The movement search's scratch rows (distances, parents, buckets) for a board."""
+    """The movement search's scratch rows (distances, parents, buckets, steps) for a board."""
     from analyzer.games.hybrid.match import match_nb as M
 
     h, w = mp.shape
-    return np.zeros((M.W_BUCKET + M.MAXB, w * h * 4 * M.NFLAG), dtype=np.int64)
+    return np.zeros((M.W_ROWS, w * h * 4 * M.NFLAG), dtype=np.int64)
 
 
 ENGINE = HybridMatchEngine()

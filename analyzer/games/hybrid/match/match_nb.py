@@ -125,6 +125,7 @@ from analyzer.games.hybrid.match.layout import (
     S_LOOK_DEPTH,
     S_LOOK_K,
     S_LOOK_MARGIN,
+    S_LOOK_ORDER,
     S_LOOK_ROLLOUTS,
     S_MODE,
     S_OBJ_NEED,
@@ -148,6 +149,10 @@ from analyzer.games.hybrid.match.layout import (
 from analyzer.games.hybrid.rolls import classify
 from analyzer.match.seeding_nb import seed_match, splitmix
 
+#: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
+#: counting of their array arguments); those that allocate or copy arrays keep it
+#: (side_order, round_play, strong_activate, strong_order, guessed_sequences, playout,
+#: run_block).
 DX = np.array([0, 1, 0, -1], dtype=np.int64)
 DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 
@@ -155,9 +160,10 @@ DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 def _step_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per facing, the eight steps of :func:`reach` ("Movement of Your Warriors"):
     forward, the two forward diagonals, the two sides, back, the two back diagonals,
-    and their base costs (1, 1, 1, 2, 2, 2, 2, 2)."""
+    their absolute directions (index in ``ABS_STEPS``) and base costs (1, 1, 1, 2, ...)."""
     sdx = np.zeros((4, 8), dtype=np.int64)
     sdy = np.zeros((4, 8), dtype=np.int64)
+    sdir = np.zeros((4, 8), dtype=np.int64)
     for f in range(4):
         r, left = (f + 1) % 4, (f + 3) % 4
         steps = (
@@ -173,10 +179,15 @@ def _step_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for m, (ddx, ddy) in enumerate(steps):
             sdx[f, m] = ddx
             sdy[f, m] = ddy
-    return sdx, sdy, np.array([1, 1, 1, 2, 2, 2, 2, 2], dtype=np.int64)
+            sdir[f, m] = ABS_STEPS.index((int(ddx), int(ddy)))
+    return sdx, sdy, sdir, np.array([1, 1, 1, 2, 2, 2, 2, 2], dtype=np.int64)
 
 
-STEP_DX, STEP_DY, STEP_COST = _step_table()
+#: The eight absolute steps (dx, dy), clockwise from north: the columns of W_STEP.
+ABS_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+ABS_DX = np.array([d[0] for d in ABS_STEPS], dtype=np.int64)
+ABS_DY = np.array([d[1] for d in ABS_STEPS], dtype=np.int64)
+STEP_DX, STEP_DY, STEP_DIR, STEP_COST = _step_table()
 #: Sight Range: 8 squares ("Sight Range"); Conviction reaches 8 squares ("Conviction/X").
 SIGHT = 8
 CONVICTION_RANGE = 8
@@ -190,23 +201,32 @@ YES = np.bool_(True)
 EV_STRIKE = np.int64(E_STRIKE)
 EV_SHOT = np.int64(E_SHOT)
 GREEDY = np.int64(POL_GREEDY)
+COL_OC, COL_DC, COL_F, COL_MV = np.int64(F_OC), np.int64(F_DC), np.int64(F_F), np.int64(F_MV)
+SIDE_A, SIDE_B = np.int64(0), np.int64(1)
+NO_PARENT = np.int64(-1)
 NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a friend
 # plan[] columns: what an activation does
 P_KIND, P_LEVEL, P_DEST, P_TARGET, P_SCORE_X1000 = 0, 1, 2, 3, 4
 K_NOTHING, K_STRIKE, K_FIRE, K_DEFEND, K_MOVE, K_SACRIFICE, K_OBJECTIVE = 0, 1, 2, 3, 4, 5, 6
 PLAN_COLS = 6
 MAXPLANS = 256
+MAXCAND = 32  # strong: candidate plans (one per kind and target)
 # work rows of wk (each NS = W * H * 16 long): search and board scratch
 W_DIST, W_PAR, W_TOUCH, W_EC, W_FIELD, W_ENTER, W_BUCKET = 0, 1, 2, 3, 4, 5, 6
 MAXB = 48
 W_PATH = W_BUCKET + MAXB - 1
+W_STEP = W_BUCKET + MAXB  # per anchor and absolute step: see mark_steps
+W_QUEUE = W_STEP + 1  # the walking-distance field's queue
+W_ROWS = W_QUEUE + 1
+#: W_STEP bits: terrain and squeeze cost (0..3), a closed door, a friend crossed, contact
+ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
 OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE = 6, 7, 8, 9, 10
 
 
 # =========================================================== dice and trace
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def d10(g, dc, rng):
     """ "Natural Roll": one D10 whose 0 face counts as 10; the next scripted face while
     the dice script lasts (rule tests), else the match generator."""
@@ -216,7 +236,7 @@ def d10(g, dc, rng):
     return roll_die(rng, 10)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_kept(g, dc, rng, ndice):
     """ "Rolling Two Dice (2D10)": roll ``ndice`` D10 and keep the best (lowest) face."""
     best = 10
@@ -227,7 +247,7 @@ def roll_kept(g, dc, rng, ndice):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick(rng, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -242,7 +262,7 @@ LOG_SIG = types.void(I64[::1], I64[:, ::1], *([I64] * 11))
 ADD_PLAN_SIG = I64(I64[:, ::1], I64, I64, I64, I64, I64, types.float64)
 
 
-@njit(LOG_SIG, cache=True)
+@njit(LOG_SIG, cache=True, _nrt=False)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     """One trace row (kind, Round, side, nine values) when the match is traced."""
     if g[G_TRACE] == 0 or g[G_ROLL] != 0:
@@ -265,7 +285,7 @@ def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     g[G_NEV] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def probs(tab, ndice, sl, pam):
     """P(Perfect Success), P(success), P(failure), P(Critical Failure) of a Natural Roll
     (from ``rolls.class_probs``; SL <= 1 behaves as 1 and SL >= 9 as 9)."""
@@ -282,12 +302,12 @@ def probs(tab, ndice, sl, pam):
 
 
 # =========================================================== board geometry
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def inside(sc, x, y):
     return 0 <= x < sc[S_W] and 0 <= y < sc[S_H]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blocks_move(mp, cell, x, y):
     """Walls, columns, locked doors stop movement ("Forbidden Movements"); a closed door
     too, unless opened on the way (``cell`` holds 1 for an opened door)."""
@@ -297,7 +317,7 @@ def blocks_move(mp, cell, x, y):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blocks_sight(mp, cell, x, y):
     """Walls, columns and closed doors block the line of sight; rockfall and Trapdoors do
     not ("Column and Rockfall counters", "Jumping over a Trapdoor")."""
@@ -307,7 +327,7 @@ def blocks_sight(mp, cell, x, y):
     return k == C_DOOR and cell[y, x] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touching_at(x0, y0, z0, x1, y1, z1):
     """Base contact: bases touching edge to edge, never only at the corners ("Base")."""
     xo = x0 <= x1 + z1 - 1 and x1 <= x0 + z0 - 1
@@ -319,7 +339,7 @@ def touching_at(x0, y0, z0, x1, y1, z1):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def side_toward(x0, y0, z0, x1, y1, z1):
     """The side (facing index) of base 0 that base 1 touches, -1 if not in contact."""
     xo = x0 <= x1 + z1 - 1 and x1 <= x0 + z0 - 1
@@ -335,24 +355,24 @@ def side_toward(x0, y0, z0, x1, y1, z1):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touching(fi, s, i, j):
     return touching_at(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def side_of(fi, s, i, j):
     return side_toward(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def from_rear(fi, s, target, attacker):
     """ "Offensive Combat": the attacker stands at the target's rear edge."""
     d = side_of(fi, s, target, attacker)
     return d >= 0 and d == (s[target, S_FACE] + 2) % 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_enemy_contact(fi, s, i):
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE] and touching(fi, s, i, j):
@@ -360,7 +380,7 @@ def in_enemy_contact(fi, s, i):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chebyshev(fi, s, i, j):
     """Squares between two bases counted like an Aura's square zone ("Aura/X")."""
     zi = fi[i, F_SIZE]
@@ -370,7 +390,7 @@ def chebyshev(fi, s, i, j):
     return max(dx, dy)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def put(fi, s, occ, i, x, y):
     z = fi[i, F_SIZE]
     for yy in range(s[i, S_Y], s[i, S_Y] + z):
@@ -386,7 +406,7 @@ def put(fi, s, occ, i, x, y):
 
 
 # =========================================================== line of sight
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def line(fi, mp, cell, occ, sc, ax, ay, bx, by, shooter, target, mode):
     """Squares crossed from square a's centre to square b's centre (grid traversal).
 
@@ -446,7 +466,7 @@ def line(fi, mp, cell, occ, sc, ax, ay, bx, by, shooter, target, mode):
     return rock + 100 * figs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_fov(fi, s, i, tx, ty):
     """ "Angles of Vision": the 90-degree field of vision in front of warrior ``i``."""
     z = fi[i, F_SIZE]
@@ -461,7 +481,7 @@ def in_fov(fi, s, i, tx, ty):
     return fwd > 0 and abs(lat) <= fwd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sight(fi, mp, cell, occ, s, sc, i, j, fov, through):
     """Whether ``i`` sees ``j`` ("Sight Range", "Angles of Vision and Dead Angles").
 
@@ -487,7 +507,7 @@ def sight(fi, mp, cell, occ, s, sc, i, j, fov, through):
 
 
 # =========================================================== characteristics
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def level_now(fi, s, i, col):
     """ "Action Modes": every wound lowers each Mode's level by 1, never below 1; 0 dash."""
     lv = fi[i, col]
@@ -497,14 +517,14 @@ def level_now(fi, s, i, col):
     return lv if lv >= 1 else 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def movement_now(fi, s, i):
     """ "Movement and Wounds": each wound lowers Movement by 1, down to 0."""
     m = fi[i, F_MOVE] - s[i, S_WOUNDS]
     return m if m > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def base_sl(fi, s, i):
     """SL = NV - wounds ("Natural Roll" FAQ), + Prestige/X until wounded ("Prestige/X"),
     - 2 for a victim of Expert Move ("4 / Expert Move")."""
@@ -516,7 +536,7 @@ def base_sl(fi, s, i):
     return sl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def melee_bonus(fi, s, i):
     """Offensive and Defensive Combat bonuses: Conviction/X within 8 squares of a living
     leader ("Conviction/X"), Frenzy/X per melee kill ("Frenzy/X")."""
@@ -528,7 +548,7 @@ def melee_bonus(fi, s, i):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strike_sl(fi, s, i, j, level, rear):
     """Offensive Combat SL of ``i`` striking ``j`` at Mastery ``level`` ("Offensive Combat":
     rear +1; "2 / Novice Strike": one wound ignored; "4 / Expert Strike": +2;
@@ -547,7 +567,7 @@ def strike_sl(fi, s, i, j, level, rear):
     return sl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def parry_sl(fi, s, j, level):
     """Defensive Combat SL of ``j`` at ``level`` ("4 / Expert Parry": +2)."""
     sl = base_sl(fi, s, j) + fi[j, F_DMOD] + melee_bonus(fi, s, j)
@@ -556,7 +576,7 @@ def parry_sl(fi, s, j, level):
     return sl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shot_mod(fi, j):
     """ "Firing": +1 against a large base or a Titan (not both, "Titan"); "Velocity/X": -X."""
     m = 0
@@ -565,20 +585,20 @@ def shot_mod(fi, j):
     return m - fi[j, F_VELOCITY]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fire_sl(fi, s, i, j, rock):
     """Firing SL: NV - wounds + weapon, target size, Velocity, -1 per rockfall square."""
     return base_sl(fi, s, i) + fi[i, F_FMOD] + shot_mod(fi, j) - rock
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pam_of(fi, i):
     """ "Duellist/X": a Perfect Success on any result <= X (Offensive Combat, Firing)."""
     return fi[i, F_DUELLIST] if fi[i, F_DUELLIST] > 1 else 1
 
 
 # =========================================================== wounds and removal
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wound(fi, s, g, occ, ev, j, n, by, cause):
     """ "Natural Value": a wound lowers NV by 1; at 0 the warrior is eliminated.  A wound
     switches Defensive Combat Mode off, except a Heroic Parry ("Defensive Combat"), and
@@ -605,7 +625,7 @@ def wound(fi, s, g, occ, ev, j, n, by, cause):
 
 
 # =========================================================== strikes and parries
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def parry_levels(fi, s, j, vs_fire):
     """Mastery Levels of Defensive Combat ``j`` may choose now (bit mask of 1..6).
 
@@ -615,7 +635,7 @@ def parry_levels(fi, s, j, vs_fire):
         return 0
     if s[j, S_LEVEL] == 6:
         return 1 << 6
-    top = level_now(fi, s, j, F_DC)
+    top = level_now(fi, s, j, COL_DC)
     if top > 6:
         top = 6
     m = 0
@@ -626,7 +646,7 @@ def parry_levels(fi, s, j, vs_fire):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
     """Expected wounds to the target and to the attacker of one strike or shot when the
     defender answers with his best parry level (the greedy defender's choice); returns
@@ -660,7 +680,7 @@ def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
     return best_t, best_a, best_lv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
     """The defender's Mastery Level, announced in answer to the attacker's ("Defensive
     Combat"): random among the legal ones, or the greedy best; 0 when he cannot parry."""
@@ -672,7 +692,7 @@ def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
         for lv in range(1, 7):
             if (pmask >> lv) & 1:
                 n += 1
-        k = pick(rng, n)
+        k = pick(rng, np.int64(n))
         for lv in range(1, 7):
             if (pmask >> lv) & 1:
                 if k == 0:
@@ -682,12 +702,12 @@ def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
     return lv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_of(sc, fi, i):
     return sc[S_POL_A + fi[i, F_SIDE]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_roll(
     fi, sc, tab, s, g, occ, dc, rng, ev, i, j, asl, andice, wounds, vs_fire, kind, level, flags
 ):
@@ -743,7 +763,7 @@ def attack_roll(
     return res
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
     """ "Brutish Strength/X": the enemy flies X squares straight away from the attacker,
     without turning; one wound per square he could not fly through (walls, warriors,
@@ -784,7 +804,7 @@ def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
     wound(fi, s, g, occ, ev, j, n - flown + extra, i, np.int64(2))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, combined):
     """Offensive Combat against ``j`` in front contact, Mastery ``level`` 1..6 ("Offensive
     Combat"): "3 / Skilled Strike" a second strike after a hit, "5 / Master Strike" 2D10,
@@ -828,13 +848,13 @@ def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, co
         knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_combine(fi, s, g, i):
     """ "Combined Attack/X": X per game, once per Round."""
     return fi[i, F_COMBINED] > s[i, S_CA_USED] and s[i, S_CA_ROUND] != g[G_ROUND]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strike_value(fi, s, tab, sc, g, i, j, level, rear):
     """Greedy worth of a strike: expected wounds dealt (a kill counts the target's
     remaining NV twice) minus the wounds its parry may return."""
@@ -855,9 +875,9 @@ def strike_value(fi, s, tab, sc, g, i, j, level, rear):
     return et * (1.0 + fi[j, F_POINTS] / 20.0) + kill * left - 1.5 * ea
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_strike_level(fi, s, tab, sc, g, i, j, rear):
-    top = level_now(fi, s, i, F_OC)
+    top = level_now(fi, s, i, COL_OC)
     if top > 6:
         top = 6
     bl = 0
@@ -871,7 +891,7 @@ def best_strike_level(fi, s, tab, sc, g, i, j, rear):
 
 
 # =========================================================== firing
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
     """The rockfall squares on the line if ``i`` may fire at ``j`` at ``level``, else -1.
 
@@ -906,7 +926,7 @@ def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fire_value(fi, s, tab, sc, i, j, level, rock, shots):
     fsl = fire_sl(fi, s, i, j, rock)
     nd = 2 if level == 5 else 1
@@ -919,7 +939,7 @@ def fire_value(fi, s, tab, sc, i, j, level, rock, shots):
     return et * (1.0 + fi[j, F_POINTS] / 20.0) + (et / left) * left
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
     """One shot of ``i`` at ``j`` ("Firing"); "Armour-Piercing Shot/X" goes on to a second
     warrior up to X squares behind the first, once per Round (not through a Titan, nor a
@@ -962,11 +982,11 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
                 )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_fire(fi, mp, cell, occ, s, sc, tab, i):
     """The best (level, target, value) for ``i`` firing from where he stands now (the
     conditions of :func:`fire_ok`, from one or two sightlines per enemy)."""
-    top = level_now(fi, s, i, F_F)
+    top = level_now(fi, s, i, COL_F)
     if top > 6:
         top = 6
     bl = 0
@@ -1010,7 +1030,7 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, i):
 
 
 # =========================================================== movement
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mark_contacts(fi, s, sc, wk, i):
     """W_TOUCH: squares edge-adjacent to an enemy base; W_EC: anchors where i's base would
     be in base contact with an enemy."""
@@ -1042,7 +1062,7 @@ def mark_contacts(fi, s, sc, wk, i):
             wk[W_EC, y * w + x] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def square_class(fi, s, occ, i, x, y, novice):
     """What stands on (x, y) for ``i``'s movement: 0 free or itself, 1 a friend he may
     cross ("Moving over friendly figurines": not in contact with an enemy), 2 blocked,
@@ -1060,7 +1080,7 @@ def square_class(fi, s, occ, i, x, y, novice):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_cost(fi, mp, cell, sc, s, occ, i, x, y, nx, ny, forward, moving_mode, novice):
     """Extra cost and feasibility of moving i's base from anchor (x, y) to (nx, ny):
     -1 impossible, else (terrain cost, crosses a friend): rockfall +1 ("Rockfall": not
@@ -1103,7 +1123,7 @@ def step_cost(fi, mp, cell, sc, s, occ, i, x, y, nx, ny, forward, moving_mode, n
     return extra, friend
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
     """W_ENTER per anchor: -1 if i's base cannot stand there on the way, else the extra
     terrain cost (rockfall, open Trapdoor: :func:`step_cost`) + 4 if it holds a closed
@@ -1129,7 +1149,7 @@ def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
             wk[W_ENTER, a] = extra + 4 * door + 8 * friend
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_ok(fi, mp, s, occ, i, x, y):
     """A warrior cannot end his movement on another warrior, on rockfall (unless a Titan)
     or, by choice, on an open Trapdoor ("Forbidden Movements", "Rockfall")."""
@@ -1147,12 +1167,12 @@ def end_ok(fi, mp, s, occ, i, x, y):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sidx(w, x, y, f, fl):
     return ((y * w + x) * 4 + f) * NFLAG + fl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push(wk, nb, st, cost, par):
     if cost < wk[W_DIST, st]:
         wk[W_DIST, st] = cost
@@ -1162,67 +1182,35 @@ def push(wk, nb, st, cost, par):
         nb[cost] += 1
 
 
-@njit(cache=True)
-def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
-    """Cheapest Movement to every (square, facing) within ``budget`` ("Movement of Your
-    Warriors", "Special Movements"): a square forward costs 1, diagonally forward 1 (2
-    past a corner, a door or a base, not for a Puny warrior; never for a Titan), a
-    side-step or a retreat 2 (and 3 diagonally back); the first 90-degree turn is free,
-    every later one costs 1 (a Titan turns freely once per square), an about-face 1.  A
-    warrior crosses friends not in contact with an enemy, but not to enter contact, nor
-    once in contact ("Moving over friendly figurines" and its Comment)."""
+@njit(cache=True, _nrt=False)
+def mark_steps(fi, sc, wk, i):
+    """W_STEP[8 a + d]: -1 if i's base cannot step from anchor ``a`` in absolute direction
+    ``d`` (off the board, an obstacle, a Titan's diagonal, a squeeze between two
+    obstacles: "Movement of Your Warriors"), else the extra cost (rockfall, Trapdoor, +1
+    diagonally past one obstacle unless Puny) + ST_DOOR, ST_FRIEND (the entry holds a
+    closed door, crosses a friend) + ST_CONTACT (it is in base contact with an enemy).
+    Built once per search from W_ENTER and W_EC, it spares :func:`reach` the geometry."""
     w = sc[S_W]
     h = sc[S_H]
-    ns = w * h * 4 * NFLAG
-    dist = wk[W_DIST]
-    enter = wk[W_ENTER]
-    ec = wk[W_EC]
-    for k in range(ns):
-        dist[k] = BIG
-    for c in range(MAXB):
-        nb[c] = 0
-    mark_contacts(fi, s, sc, wk, i)
-    mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
     z = fi[i, F_SIZE]
     titan = fi[i, F_TITAN]
     puny = fi[i, F_PUNY]
-    st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], 0)
-    push(wk, nb, st0, 0, -1)
-    for cost in range(budget + 1):
-        q = 0
-        while q < nb[cost]:
-            st = wk[W_BUCKET + cost, q]
-            q += 1
-            if dist[st] != cost:
-                continue
-            fl = st % NFLAG
-            f = (st // NFLAG) % 4
-            a = st // (NFLAG * 4)
-            x = a % w
-            y = a // w
-            # turns
-            tc = 1 if (fl & 1) else 0
-            for nf in ((f + 1) % 4, (f + 3) % 4):
-                c2 = cost + tc
-                if c2 <= budget:
-                    push(wk, nb, sidx(w, x, y, nf, fl | 1), c2, st)
-            if cost + 1 > budget:
-                continue  # every step costs at least 1
-            push(wk, nb, sidx(w, x, y, (f + 2) % 4, fl | 1), cost + 1, st)
-            in_contact = ec[a] == 1
-            # eight steps (STEP_DX/DY): forward, two forward diagonals, two sides, back,
-            # two back diagonals
-            for m in range(8):
-                base = STEP_COST[m]
-                if cost + base > budget:
-                    continue
-                ddx = STEP_DX[f, m]
-                ddy = STEP_DY[f, m]
+    enter = wk[W_ENTER]
+    ec = wk[W_EC]
+    step = wk[W_STEP]
+    for y in range(h):
+        for x in range(w):
+            a = y * w + x
+            for d in range(8):
+                ddx = ABS_DX[d]
+                ddy = ABS_DY[d]
+                nx = x + ddx
+                ny = y + ddy
+                k = 8 * a + d
+                step[k] = -1
                 diag = ddx != 0 and ddy != 0
                 if diag and titan == 1:
                     continue
-                nx = x + ddx
-                ny = y + ddy
                 if nx < 0 or ny < 0 or nx + z > w or ny + z > h:
                     continue
                 na = ny * w + nx
@@ -1230,12 +1218,6 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                 if e < 0:
                     continue
                 extra = e & 3
-                friend = (e >> 3) & 1
-                if (e >> 2) & 1:
-                    if puny == 1 or m != 0:
-                        continue
-                    if moving_mode == 0 and titan == 0:
-                        extra += 1
                 if diag:
                     e1 = enter[y * w + nx]
                     e2 = enter[ny * w + x]
@@ -1245,21 +1227,95 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                         continue  # no squeezing between two obstacles
                     if (b1_ or b2_) and puny == 0:
                         extra += 1
+                v = extra
+                if (e >> 2) & 1:
+                    v |= ST_DOOR
+                if (e >> 3) & 1:
+                    v |= ST_FRIEND
+                if ec[na] == 1:
+                    v |= ST_CONTACT
+                step[k] = v
+
+
+@njit(cache=True, _nrt=False)
+def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
+    """Cheapest Movement to every (square, facing) within ``budget`` ("Movement of Your
+    Warriors", "Special Movements"): a square forward costs 1, diagonally forward 1 (2
+    past a corner, a door or a base, not for a Puny warrior; never for a Titan), a
+    side-step or a retreat 2 (and 3 diagonally back); the first 90-degree turn is free,
+    every later one costs 1 (a Titan turns freely once per square), an about-face 1.  A
+    warrior crosses friends not in contact with an enemy, but not to enter contact, nor
+    once in contact ("Moving over friendly figurines" and its Comment).
+
+    A bucket queue over states ``(anchor * 4 + facing) * NFLAG + flags`` (costs are small
+    ints); the steps' geometry comes from :func:`mark_steps`."""
+    w = sc[S_W]
+    ns = w * sc[S_H] * 4 * NFLAG
+    dist = wk[W_DIST]
+    ec = wk[W_EC]
+    step = wk[W_STEP]
+    for k in range(ns):
+        dist[k] = BIG
+    for c in range(MAXB):
+        nb[c] = 0
+    mark_contacts(fi, s, sc, wk, i)
+    mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
+    mark_steps(fi, sc, wk, i)
+    titan = fi[i, F_TITAN]
+    puny = fi[i, F_PUNY]
+    door_extra = 1 if (moving_mode == 0 and titan == 0) else 0
+    st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
+    push(wk, nb, st0, ZERO, NO_PARENT)
+    for cost in range(budget + 1):
+        q = 0
+        while q < nb[cost]:
+            st = wk[W_BUCKET + cost, q]
+            q += 1
+            if dist[st] != cost:
+                continue
+            fl = st & (NFLAG - 1)
+            f = (st // NFLAG) & 3
+            a = st // (NFLAG * 4)
+            # turns
+            tc = 1 if (fl & 1) else 0
+            for nf in ((f + 1) & 3, (f + 3) & 3):
+                c2 = cost + tc
+                if c2 <= budget:
+                    push(wk, nb, (a * 4 + nf) * NFLAG + (fl | 1), c2, st)
+            if cost + 1 > budget:
+                continue  # every step costs at least 1
+            push(wk, nb, (a * 4 + ((f + 2) & 3)) * NFLAG + (fl | 1), cost + 1, st)
+            in_contact = ec[a] == 1
+            # eight steps: forward, two forward diagonals, two sides, back, two back diagonals
+            for m in range(8):
+                base = STEP_COST[m]
+                if cost + base > budget:
+                    continue
+                d = STEP_DIR[f, m]
+                e = step[8 * a + d]
+                if e < 0:
+                    continue
+                extra = e & 3
+                if e & ST_DOOR:
+                    if puny == 1 or m != 0:
+                        continue
+                    extra += door_extra
                 nfl = fl
                 if titan == 1:
                     nfl = fl & 2  # a Titan's free turn comes back on each square
-                if friend == 1:
+                if e & ST_FRIEND:
                     if in_contact:
                         continue
                     nfl |= 2
-                if (nfl & 2) and ec[na] == 1:
+                if (nfl & 2) and (e & ST_CONTACT):
                     continue  # never across a friend into contact
                 c2 = cost + base + extra
                 if c2 <= budget:
-                    push(wk, nb, sidx(w, nx, ny, f, nfl), c2, st)
+                    na = a + ABS_DX[d] + w * ABS_DY[d]
+                    push(wk, nb, (na * 4 + f) * NFLAG + nfl, c2, st)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cost_to(wk, w, x, y, f):
     """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
     best = BIG
@@ -1272,7 +1328,7 @@ def cost_to(wk, w, x, y, f):
     return best, bst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def least_cost_at(wk, w, x, y):
     """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
     best = BIG
@@ -1283,7 +1339,7 @@ def least_cost_at(wk, w, x, y):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mode):
     """Walk ``i`` along the path :func:`reach` found to state ``dest``: doors on the way
     open ("Opening and closing doors"), each open Trapdoor is jumped with a Natural Roll
@@ -1333,13 +1389,13 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
     log(g, ev, E_MOVE, fi[i, F_SIDE], i, x0, y0, s[i, S_X], s[i, S_Y], s[i, S_FACE], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def field(fi, mp, cell, sc, s, wk, i, goal):
     """W_FIELD: walking distance (squares, around walls) from every square to the goal:
     ``goal`` 0 squares next to an enemy, 1 the Objective counters left."""
     w = sc[S_W]
     h = sc[S_H]
-    q = wk[W_BUCKET]
+    q = wk[W_QUEUE]
     n = 0
     for c in range(w * h):
         wk[W_FIELD, c] = BIG
@@ -1371,7 +1427,7 @@ def field(fi, mp, cell, sc, s, wk, i, goal):
                     n += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def field_at(fi, sc, wk, i, x, y):
     w = sc[S_W]
     z = fi[i, F_SIZE]
@@ -1385,7 +1441,7 @@ def field_at(fi, sc, wk, i, x, y):
 
 
 # =========================================================== objectives
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def counter_under(fi, sc, cell, s, i):
     """A square of i's base holding an Objective counter (-1 none)."""
     w = sc[S_W]
@@ -1397,7 +1453,7 @@ def counter_under(fi, sc, cell, s, i):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def carry_out(fi, sc, cell, s, g, ev, i):
     """ "Scenario Objectives": a warrior of Rank 1+ ending his turn on an Objective
     counter carries it out; the counter is removed."""
@@ -1415,7 +1471,7 @@ def carry_out(fi, sc, cell, s, g, ev, i):
 
 
 # =========================================================== decisions
-@njit(ADD_PLAN_SIG, cache=True)
+@njit(ADD_PLAN_SIG, cache=True, _nrt=False)
 def add_plan(plans, npl, kind, level, dest, target, value):
     """Record a plan (the worst one replaced once ``MAXPLANS`` are held); the new count."""
     if npl >= MAXPLANS:
@@ -1441,7 +1497,7 @@ def add_plan(plans, npl, kind, level, dest, target, value):
     return npl + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def danger(fi, s, sc, i, x, y):
     """A crude threat of standing at (x, y): the enemies that could reach contact."""
     t = 0.0
@@ -1456,7 +1512,7 @@ def danger(fi, s, sc, i, x, y):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def toward_enemy(fi, s, i, x, y):
     """The facing from anchor (x, y) toward the nearest living enemy."""
     z = fi[i, F_SIZE]
@@ -1477,7 +1533,7 @@ def toward_enemy(fi, s, i, x, y):
     return bf
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     """Every activation the greedy policy considers for ``i``, each with its worth."""
     w = sc[S_W]
@@ -1487,7 +1543,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     mv = movement_now(fi, s, i)
     if s[i, S_STOPPED] > 0:
         mv = 0
-    mvl = level_now(fi, s, i, F_MV)
+    mvl = level_now(fi, s, i, COL_MV)
     budget = mv + (2 if mvl >= 1 else 0)
     if s[i, S_STOPPED] > 0:
         budget = 0
@@ -1526,7 +1582,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     c, st = cost_to(wk, w, ax, ay, f)
                     if ax == x0 and ay == y0:
                         c = 0  # turns to face a foe already in contact ("Offensive Combat")
-                        st = sidx(w, ax, ay, f, 0)
+                        st = sidx(w, ax, ay, f, ZERO)
                     if c > mv or not end_ok(fi, mp, s, occ, i, ax, ay):
                         continue
                     # position the warrior to evaluate, then restore
@@ -1607,11 +1663,11 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
             else:
                 npl = add_plan(plans, npl, K_MOVE, 1, st, -1, prog - 0.1 * dg)
     if npl == 0:
-        npl = add_plan(plans, npl, K_NOTHING, 0, sidx(w, x0, y0, f0, 0), -1, 0.0)
+        npl = add_plan(plans, npl, K_NOTHING, 0, sidx(w, x0, y0, f0, ZERO), -1, 0.0)
     return npl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_plan(plans, npl):
     b = 0
     for k in range(1, npl):
@@ -1620,18 +1676,18 @@ def best_plan(plans, npl):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
     """The random policy: a uniformly chosen legal activation among the considered ones."""
     npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
-    k = pick(rng, npl)
+    k = pick(rng, np.int64(npl))
     if plans[k, P_KIND] == K_STRIKE:
-        top = level_now(fi, s, i, F_OC)
-        plans[k, P_LEVEL] = 1 + pick(rng, top if top < 6 else 6)
+        top = level_now(fi, s, i, COL_OC)
+        plans[k, P_LEVEL] = 1 + pick(rng, np.int64(top if top < 6 else 6))
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     """Carry out plan ``k`` of warrior ``i`` ("Choosing an Action Mode": Moving Mode is
     declared with its level before the first step, the other Modes' level after it)."""
@@ -1682,7 +1738,7 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     carry_out(fi, sc, cell, s, g, ev, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sacrifice(fi, s, g, occ, ev, i, j):
     """ "Sacrifice/X": in Moving Mode (Basic Move) and in base contact with the enemy
     ``j``, the creature explodes: it is removed and ``j`` takes X wounds (no parry); no
@@ -1698,16 +1754,18 @@ def sacrifice(fi, s, g, occ, ev, i, j):
 
 # =========================================================== rounds
 @njit(cache=True)
-def side_order(fi, mp, cell, sc, s, seq, rng, side, pol):
+def side_order(fi, mp, cell, sc, s, seq, rng, side, pol, row):
     """ "Activation": the side's secret Activation Sequence for this Round, from the public
-    state only: random, or (greedy, strong) warriors nearest the enemy first."""
+    state only, into ``seq[row]``: random, or (greedy, strong) warriors nearest the enemy
+    first.  Row ``side`` holds the sequence played, row ``2 + side`` the guess of it that
+    the strong enemy makes at the Round's start (greedy's rule, public positions)."""
     n = 0
     keys = np.empty(fi.shape[0], dtype=np.float64)
     for i in range(fi.shape[0]):
-        seq[side, i] = -1
+        seq[row, i] = -1
     for i in range(fi.shape[0]):
         if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
-            seq[side, n] = i
+            seq[row, n] = i
             if pol == POL_RANDOM:
                 keys[n] = float(next_u64(rng) >> np.uint64(11))
             else:
@@ -1722,18 +1780,18 @@ def side_order(fi, mp, cell, sc, s, seq, rng, side, pol):
     # insertion sort by key
     for a in range(1, n):
         k = keys[a]
-        v = seq[side, a]
+        v = seq[row, a]
         b = a - 1
         while b >= 0 and keys[b] > k:
             keys[b + 1] = keys[b]
-            seq[side, b + 1] = seq[side, b]
+            seq[row, b + 1] = seq[row, b]
             b -= 1
         keys[b + 1] = k
-        seq[side, b + 1] = v
+        seq[row, b + 1] = v
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def activation_roll(g, dc, rng):
     """ "Activation": each player rolls a D10, the lower result wins; equal: roll again."""
     while True:
@@ -1743,7 +1801,7 @@ def activation_roll(g, dc, rng):
             return (0 if a < b else 1), a, b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_in_sequence(s, seq, side, pos):
     """The next living, not yet activated warrior of ``side``'s sequence from ``pos``: a
     warrior destroyed before acting is replaced by the next ("Activation" FAQ)."""
@@ -1756,7 +1814,7 @@ def next_in_sequence(s, seq, side, pos):
     return -1, p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def alive_count(fi, s, side):
     n = 0
     for i in range(fi.shape[0]):
@@ -1765,7 +1823,7 @@ def alive_count(fi, s, side):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nv_left(fi, s, side):
     t = 0
     for i in range(fi.shape[0]):
@@ -1774,14 +1832,14 @@ def nv_left(fi, s, side):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_end(fi, sc, s, g):
     """ "End of Game": the side that carried out all its objectives wins (elimination of
     the enemy is every mission's objective here); both eliminated: a draw."""
     if g[G_END] >= 0:
         return
-    a = alive_count(fi, s, 0)
-    b = alive_count(fi, s, 1)
+    a = alive_count(fi, s, SIDE_A)
+    b = alive_count(fi, s, SIDE_B)
     need = sc[S_OBJ_NEED]
     if need > 0:
         oa = g[G_OBJ_A] >= need
@@ -1795,7 +1853,7 @@ def check_end(fi, sc, s, g):
         g[G_WINNER] = 0 if a == b else (1 if a > 0 else 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
     """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
     activation), the policy chooses, the plan is carried out."""
@@ -1812,7 +1870,7 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
     check_end(fi, sc, s, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nv_margin(fi, s, side):
     """Rollout score: points-weighted NV left, own minus enemy's."""
     t = 0.0
@@ -1843,8 +1901,15 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
         g[G_FIRST1] = first
     g[G_FIRST] = first
     log(g, ev, E_ROLL, 0, ra, rb, win, first, 0, 0, 0, 0, 0)
+    guess = sc[S_POL_A] == POL_STRONG or sc[S_POL_A + 1] == POL_STRONG
     for side in range(2):
-        n = side_order(fi, mp, cell, sc, s, seq, rng, side, sc[S_POL_A + side])
+        side_order(fi, mp, cell, sc, s, seq, rng, side, sc[S_POL_A + side], side)
+        if guess:
+            side_order(fi, mp, cell, sc, s, seq, rng, side, GREEDY, 2 + side)
+    for side in range(2):
+        if sc[S_POL_A + side] == POL_STRONG and sc[S_LOOK_ORDER] == 1:
+            strong_order(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, side)
+        n = alive_count(fi, s, np.int64(side))
         log(
             g, ev, E_SEQ, side, n, seq[side, 0], seq[side, 1], seq[side, 2], seq[side, 3],
             seq[side, 4], seq[side, 5], seq[side, 6], seq[side, 7],
@@ -1878,30 +1943,82 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
         g[G_WINNER] = 0
 
 
+@njit(cache=True, _nrt=False)
+def stream(rng, base, r, i, rnd):
+    """Common random numbers: reseed ``rng`` for rollout ``r``'s activation of warrior
+    ``i`` in Round ``rnd`` (the same stream whichever plan the rollout started with)."""
+    key = np.uint64(((rnd * 64 + i) * 64 + r) * 4 + 1)
+    for w_ in range(4):
+        rng[w_] = splitmix(base ^ splitmix(key + np.uint64(w_)))
+    rng[4] = 0
+    rng[5] = 0
+
+
+@njit(cache=True, _nrt=False)
+def paired_gain(sum_d, sum_d2, nr, margin):
+    """The strong policy's test: the mean paired gain over greedy's choice less ``margin``
+    / 10 standard errors, or -1 when the mean gain is not positive."""
+    mean = sum_d / nr
+    if mean <= 0.0:
+        return -1.0
+    var = (sum_d2 - nr * mean * mean) / (nr - 1) if nr > 1 else 0.0
+    se = np.sqrt(var / nr) if var > 0.0 else 0.0
+    return mean - margin / 10.0 * se
+
+
+@njit(cache=True)
+def playout(
+    fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2, occ2, rng2,
+    plans2, side, i, plan, turn, depth, base, r,
+):  # fmt: skip
+    """One rollout of the strong policy from the real state (copied into ``s2``...):
+    warrior ``i`` carries out ``plan`` (none when ``i`` < 0), then :func:`rollout` plays
+    on from ``turn``; the points-weighted NV margin for ``side`` at its end."""
+    s2[:, :] = s
+    g2[:] = g
+    cell2[:, :] = cell
+    occ2[:, :] = occ
+    g2[G_ROLL] = 1
+    g2[G_DPOS] = dc[0]  # no scripted dice in a rollout
+    if i >= 0:
+        stream(rng2, base, r, i, g[G_ROUND])
+        plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i)
+        execute(fi, mp, cell2, sc, tab, s2, g2, occ2, dc, rng2, ev, wk, nb, plans2, plan, i)
+        check_end(fi, sc, s2, g2)
+    rollout(fi, mp, cell2, sc, tab, s2, g2, occ2, seq2, dc, rng2, ev, wk, nb, plans2, turn,
+            depth, base, r)  # fmt: skip
+    return nv_margin(fi, s2, side)
+
+
 @njit(cache=True)
 def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, i):
-    """The strong policy: the greedy plans ranked, the best plan of each kind (up to
-    ``lookahead_k`` of them, best first) each played out ``lookahead_rollouts`` times with
-    common random numbers over the plans: this activation, then ``lookahead_depth``
-    greedy activations of both sides (the enemy's remaining order guessed from the public
-    state, never read), scored by the points-weighted NV margin; the plan with the best
-    mean is carried out if it beats the greedy plan's by ``lookahead_margin`` / 10."""
+    """The strong policy: the greedy plans ranked, the best plan of each kind and target
+    (up to ``lookahead_k`` of them, best first) each played out ``lookahead_rollouts`` times:
+    this activation, then up to ``lookahead_depth`` greedy activations of both sides in
+    this Round (the enemy's order as guessed at the Round's start from the public state,
+    never read), scored by the points-weighted NV margin.  Common random numbers: each
+    warrior's activation in rollout ``r`` draws from one stream whatever the plan
+    (:func:`stream`).  Another plan replaces greedy's only if it passes
+    :func:`paired_gain` (``lookahead_margin``)."""
     s[i, S_DONE] = 1
     g[G_ACT] += 1
     s[i, S_MODE] = M_NONE
     s[i, S_LEVEL] = 0
     npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
     side = fi[i, F_SIDE]
-    cand = np.full(8, -1, dtype=np.int64)
+    cand = np.full(MAXCAND, -1, dtype=np.int64)
     nc = 0
-    for kind in range(7):
-        b = -1
-        for k in range(npl):
-            if plans[k, P_KIND] == kind:
-                if b < 0 or plans[k, P_SCORE_X1000] > plans[b, P_SCORE_X1000]:
-                    b = k
-        if b >= 0:
-            cand[nc] = b
+    for k in range(npl):  # the best plan of each kind and target
+        same = -1
+        for c in range(nc):
+            if plans[cand[c], P_KIND] == plans[k, P_KIND]:
+                if plans[cand[c], P_TARGET] == plans[k, P_TARGET]:
+                    same = c
+        if same >= 0:
+            if plans[k, P_SCORE_X1000] > plans[cand[same], P_SCORE_X1000]:
+                cand[same] = k
+        elif nc < MAXCAND:
+            cand[nc] = k
             nc += 1
     for a in range(1, nc):
         v = cand[a]
@@ -1914,45 +2031,38 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
         nc = sc[S_LOOK_K]
     best = cand[0]
     if nc > 1:
+        nr = sc[S_LOOK_ROLLOUTS]
+        seq2 = guessed_sequences(seq, side)
         s2 = s.copy()
         g2 = g.copy()
         cell2 = cell.copy()
         occ2 = occ.copy()
-        seq2 = seq.copy()
         plans2 = plans.copy()
         rng2 = rng.copy()
+        greedy_value = np.zeros(nr, dtype=np.float64)
         base = next_u64(rng)
-        bv = -1e18
+        best_gain = 0.0
         bc = 0
         for c in range(nc):
-            tot = 0.0
-            for r in range(sc[S_LOOK_ROLLOUTS]):
-                s2[:, :] = s
-                g2[:] = g
-                cell2[:, :] = cell
-                occ2[:, :] = occ
-                g2[G_ROLL] = 1
-                g2[G_DPOS] = dc[0]
-                for w_ in range(4):
-                    rng2[w_] = splitmix(base ^ splitmix(np.uint64(r * 4 + w_ + 1)))
-                rng2[4] = 0
-                rng2[5] = 0
-                plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i)
-                execute(
-                    fi, mp, cell2, sc, tab, s2, g2, occ2, dc, rng2, ev, wk, nb, plans2, cand[c], i
+            sum_d = 0.0
+            sum_d2 = 0.0
+            for r in range(nr):
+                v = playout(
+                    fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2,
+                    occ2, rng2, plans2, side, i, cand[c], 1 - side, sc[S_LOOK_DEPTH], base,
+                    np.int64(r),
                 )  # fmt: skip
-                check_end(fi, sc, s2, g2)
-                rollout(
-                    fi, mp, cell2, sc, tab, s2, g2, occ2, seq, seq2, dc, rng2, ev, wk, nb,
-                    plans2, side,
-                )  # fmt: skip
-                tot += nv_margin(fi, s2, side)
-            tot /= sc[S_LOOK_ROLLOUTS]
-            if c == 0:
-                bv = tot + sc[S_LOOK_MARGIN] / 10.0  # others must beat greedy's by it
-            elif tot > bv + 1e-9:
-                bv = tot
-                bc = c
+                if c == 0:
+                    greedy_value[r] = v
+                else:
+                    d = v - greedy_value[r]
+                    sum_d += d
+                    sum_d2 += d * d
+            if c > 0:
+                gain = paired_gain(sum_d, sum_d2, nr, sc[S_LOOK_MARGIN])
+                if gain > best_gain:
+                    best_gain = gain
+                    bc = c
         best = cand[bc]
         plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, best, i)
@@ -1960,31 +2070,103 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
 
 
 @njit(cache=True)
-def rollout(fi, mp, cell, sc, tab, s, g, occ, seq, seq2, dc, rng, ev, wk, nb, plans, side):
-    """The rest of the lookahead: ``lookahead_depth`` greedy activations, alternating, of
-    the not yet activated warriors (own order from ``seq[side]``; the enemy's guessed by
-    :func:`side_order` from the public state)."""
+def guessed_sequences(seq, side):
+    """The two sequences a rollout of ``side``'s strong policy plays: its own, and the
+    enemy's as guessed at the Round's start (``seq[2 + enemy]``), never the enemy's own."""
+    seq2 = np.full((2, seq.shape[1]), -1, dtype=np.int64)
     other = 1 - side
-    side_order(fi, mp, cell, sc, s, seq2, rng, other, GREEDY)
     for k in range(seq.shape[1]):
         seq2[side, k] = seq[side, k]
-    pos = np.zeros(2, dtype=np.int64)
-    turn = other
-    for _ in range(sc[S_LOOK_DEPTH]):
+        seq2[other, k] = seq[2 + other, k]
+    return seq2
+
+
+@njit(cache=True)
+def strong_order(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, side):
+    """The strong policy's secret Activation Sequence ("Activation"): greedy's order
+    (nearest the enemy first) or a variant with one warrior moved to the front, whichever
+    rollouts of the whole Round score best (greedy activations of both sides from the
+    Round's first activation, the enemy's order guessed; :func:`paired_gain`)."""
+    n = 0
+    while n < seq.shape[1] and seq[side, n] >= 0:
+        n += 1
+    if n < 2:
+        return
+    nr = sc[S_LOOK_ROLLOUTS]
+    seq2 = guessed_sequences(seq, side)
+    greedy_order = seq2[side].copy()
+    s2 = s.copy()
+    g2 = g.copy()
+    cell2 = cell.copy()
+    occ2 = occ.copy()
+    plans2 = plans.copy()
+    rng2 = rng.copy()
+    greedy_value = np.zeros(nr, dtype=np.float64)
+    base = next_u64(rng)
+    best_gain = 0.0
+    bc = 0
+    for c in range(n):
+        front_first(seq2, side, greedy_order, n, c)
+        sum_d = 0.0
+        sum_d2 = 0.0
+        for r in range(nr):
+            v = playout(
+                fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2, occ2,
+                rng2, plans2, side, np.int64(-1), ZERO, g[G_FIRST], np.int64(2 * fi.shape[0]),
+                base, np.int64(r),
+            )  # fmt: skip
+            if c == 0:
+                greedy_value[r] = v
+            else:
+                d = v - greedy_value[r]
+                sum_d += d
+                sum_d2 += d * d
+        if c > 0:
+            gain = paired_gain(sum_d, sum_d2, nr, sc[S_LOOK_MARGIN])
+            if gain > best_gain:
+                best_gain = gain
+                bc = c
+    front_first(seq, side, greedy_order, n, np.int64(bc))
+
+
+@njit(cache=True, _nrt=False)
+def front_first(seq, side, order, n, c):
+    """``seq[side]`` := ``order`` with its warrior ``c`` moved to the front."""
+    seq[side, 0] = order[c]
+    k = 1
+    for p in range(n):
+        if p != c:
+            seq[side, k] = order[p]
+            k += 1
+
+
+@njit(cache=True, _nrt=False)
+def rollout(fi, mp, cell, sc, tab, s, g, occ, seq2, dc, rng, ev, wk, nb, plans, turn, depth,
+            base, r):  # fmt: skip
+    """The rest of a lookahead: up to ``depth`` greedy activations of this Round,
+    alternating from side ``turn``, of the warriors not yet activated in ``seq2``'s
+    orders (:func:`guessed_sequences`), each on its :func:`stream`."""
+    pos0 = ZERO
+    pos1 = ZERO
+    for _ in range(depth):
         if g[G_END] >= 0:
             break
-        i, p = next_in_sequence(s, seq2, turn, pos[turn])
+        i, p = next_in_sequence(s, seq2, turn, pos0 if turn == 0 else pos1)
         if i < 0:
             turn = 1 - turn
-            i, p = next_in_sequence(s, seq2, turn, pos[turn])
+            i, p = next_in_sequence(s, seq2, turn, pos0 if turn == 0 else pos1)
             if i < 0:
                 break
-        pos[turn] = p + 1
+        if turn == 0:
+            pos0 = p + 1
+        else:
+            pos1 = p + 1
+        stream(rng, base, r, i, g[G_ROUND])
         activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, GREEDY)
         turn = 1 - turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check(fi, mp, sc, s, g, occ):
     """Invariants: wounds within NV, the living on the board on passable squares, one
     warrior per square, the occupancy grid matching the positions."""
@@ -2020,7 +2202,7 @@ def check(fi, mp, sc, s, g, occ):
 
 
 # =========================================================== matches
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_match(fi, mp, obj, sc, s, g, cell, occ, k):
     """A new match: warriors on their deployment squares ("Setup"), doors closed,
     Objective counters in place."""
@@ -2044,11 +2226,11 @@ def setup_match(fi, mp, obj, sc, s, g, cell, occ, k):
         put(fi, s, occ, i, fi[i, F_X0], fi[i, F_Y0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_record(fi, s, g, rec, urec, row):
     rec[row, 0] = g[G_WINNER]
-    rec[row, 1] = nv_left(fi, s, 0)
-    rec[row, 2] = nv_left(fi, s, 1)
+    rec[row, 1] = nv_left(fi, s, SIDE_A)
+    rec[row, 2] = nv_left(fi, s, SIDE_B)
     rec[row, 3] = g[G_FIRST1]
     rec[row, 4] = g[G_ROUND]
     rec[row, 5] = g[G_END]
@@ -2098,13 +2280,21 @@ def run_block(
             follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, 1 if c >= 1 else 0)
             return cst
         elif code == OP_COST:
-            reach(fi, mp, cell, sc, s, occ, wk, nb, a, 40, 1 if c >= 1 else 0, 1 if c == 2 else 0)
+            reach(
+                fi, mp, cell, sc, s, occ, wk, nb, a, np.int64(40), np.int64(1 if c >= 1 else 0),
+                np.int64(1 if c == 2 else 0),
+            )  # fmt: skip
             tx = (b // (NFLAG * 4)) % w
             ty = b // (NFLAG * 4 * w)
             cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
             return cst if cst < BIG and end_ok(fi, mp, s, occ, a, tx, ty) else -1
         elif code == OP_ACTIVATE:
-            activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, a, b)
+            if b == POL_STRONG:
+                strong_activate(
+                    fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, a
+                )
+            else:
+                activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, a, b)
         elif code == OP_ROUND:
             round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans)
         elif code == OP_SIGHT:
@@ -2135,8 +2325,8 @@ def run_block(
             0,
             g[G_END],
             g[G_WINNER],
-            nv_left(fi, s, 0),
-            nv_left(fi, s, 1),
+            nv_left(fi, s, SIDE_A),
+            nv_left(fi, s, SIDE_B),
             0,
             0,
             0,
