@@ -7,17 +7,7 @@ import json
 
 import pytest
 
-from analyzer.cli import main
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(argv)
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from tests.test_roll_contract import run_cli as run
 
 
 def test_difficulty_writes_table_chart_and_json(tmp_path, capsys) -> None:

@@ -1966,6 +1966,28 @@ def paired_gain(sum_d, sum_d2, nr, margin):
     return mean - margin / 10.0 * se
 
 
+@njit(cache=True, _nrt=False)
+def best_paired(values, nc, margin):
+    """The candidate (row of ``values[c, r]``, rollout ``r`` of candidate ``c``; row 0 is
+    greedy's choice) with the largest :func:`paired_gain` over row 0, or 0 when none has
+    a positive one."""
+    nr = values.shape[1]
+    best_gain = 0.0
+    bc = 0
+    for c in range(1, nc):
+        sum_d = 0.0
+        sum_d2 = 0.0
+        for r in range(nr):
+            d = values[c, r] - values[0, r]
+            sum_d += d
+            sum_d2 += d * d
+        gain = paired_gain(sum_d, sum_d2, nr, margin)
+        if gain > best_gain:
+            best_gain = gain
+            bc = c
+    return bc
+
+
 @njit(cache=True)
 def playout(
     fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2, occ2, rng2,
@@ -2033,40 +2055,27 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     if nc > 1:
         nr = sc[S_LOOK_ROLLOUTS]
         seq2 = guessed_sequences(seq, side)
-        s2 = s.copy()
-        g2 = g.copy()
-        cell2 = cell.copy()
-        occ2 = occ.copy()
-        plans2 = plans.copy()
-        rng2 = rng.copy()
-        greedy_value = np.zeros(nr, dtype=np.float64)
+        s2, g2, cell2, occ2, plans2, rng2 = rollout_scratch(s, g, cell, occ, plans, rng)
+        values = np.zeros((nc, nr), dtype=np.float64)
         base = next_u64(rng)
-        best_gain = 0.0
-        bc = 0
         for c in range(nc):
-            sum_d = 0.0
-            sum_d2 = 0.0
             for r in range(nr):
-                v = playout(
+                values[c, r] = playout(
                     fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2,
                     occ2, rng2, plans2, side, i, cand[c], 1 - side, sc[S_LOOK_DEPTH], base,
                     np.int64(r),
                 )  # fmt: skip
-                if c == 0:
-                    greedy_value[r] = v
-                else:
-                    d = v - greedy_value[r]
-                    sum_d += d
-                    sum_d2 += d * d
-            if c > 0:
-                gain = paired_gain(sum_d, sum_d2, nr, sc[S_LOOK_MARGIN])
-                if gain > best_gain:
-                    best_gain = gain
-                    bc = c
-        best = cand[bc]
+        best = cand[best_paired(values, nc, sc[S_LOOK_MARGIN])]
         plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, best, i)
     check_end(fi, sc, s, g)
+
+
+@njit(cache=True)
+def rollout_scratch(s, g, cell, occ, plans, rng):
+    """Scratch copies of the match state for a strong policy's rollouts (each rollout
+    refills them from the real state, which it never touches)."""
+    return s.copy(), g.copy(), cell.copy(), occ.copy(), plans.copy(), rng.copy()
 
 
 @njit(cache=True)
@@ -2095,38 +2104,18 @@ def strong_order(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, pla
     nr = sc[S_LOOK_ROLLOUTS]
     seq2 = guessed_sequences(seq, side)
     greedy_order = seq2[side].copy()
-    s2 = s.copy()
-    g2 = g.copy()
-    cell2 = cell.copy()
-    occ2 = occ.copy()
-    plans2 = plans.copy()
-    rng2 = rng.copy()
-    greedy_value = np.zeros(nr, dtype=np.float64)
+    s2, g2, cell2, occ2, plans2, rng2 = rollout_scratch(s, g, cell, occ, plans, rng)
+    values = np.zeros((n, nr), dtype=np.float64)
     base = next_u64(rng)
-    best_gain = 0.0
-    bc = 0
     for c in range(n):
         front_first(seq2, side, greedy_order, n, c)
-        sum_d = 0.0
-        sum_d2 = 0.0
         for r in range(nr):
-            v = playout(
+            values[c, r] = playout(
                 fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2, occ2,
                 rng2, plans2, side, np.int64(-1), ZERO, g[G_FIRST], np.int64(2 * fi.shape[0]),
                 base, np.int64(r),
             )  # fmt: skip
-            if c == 0:
-                greedy_value[r] = v
-            else:
-                d = v - greedy_value[r]
-                sum_d += d
-                sum_d2 += d * d
-        if c > 0:
-            gain = paired_gain(sum_d, sum_d2, nr, sc[S_LOOK_MARGIN])
-            if gain > best_gain:
-                best_gain = gain
-                bc = c
-    front_first(seq, side, greedy_order, n, np.int64(bc))
+    front_first(seq, side, greedy_order, n, np.int64(best_paired(values, n, sc[S_LOOK_MARGIN])))
 
 
 @njit(cache=True, _nrt=False)
