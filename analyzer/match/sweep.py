@@ -28,43 +28,68 @@ from analyzer.match.options import SCENARIO_KEY, check_match_options, check_poli
 
 N_OUTCOMES = 6
 WINNER_STRIDE = 2
-_FLOAT, _INT = 1, 2
+# Dtype codes of packed arrays; float64 and int64 keep the codes 1 and 2 they always had,
+# so the vectors (task identities) of int64/float64-only engines do not change.
+_DTYPES = (
+    np.dtype(np.void),  # 0: unused
+    np.dtype(np.float64),
+    np.dtype(np.int64),
+    np.dtype(np.int32),
+    np.dtype(np.int16),
+    np.dtype(np.int8),
+    np.dtype(np.uint64),
+    np.dtype(np.uint32),
+    np.dtype(np.uint16),
+    np.dtype(np.uint8),
+    np.dtype(np.bool_),
+    np.dtype(np.float32),
+)
+_CODE = {dtype: code for code, dtype in enumerate(_DTYPES) if code}
 
 
 def pack_arrays(arrays: tuple[np.ndarray, ...]) -> np.ndarray:
-    """One int64 vector holding ``arrays`` (int64 or float64, any shape), exactly."""
+    """One int64 vector holding ``arrays`` exactly (any shape; the dtypes of ``_DTYPES``).
+
+    Each array's bytes are padded to a multiple of 8, so small dtypes (e.g. int8 sight
+    tables) cost their own size, not 8 bytes per element.
+    """
     head: list[int] = [len(arrays)]
     body: list[np.ndarray] = []
     for a in arrays:
         a = np.ascontiguousarray(a)
-        if a.dtype == np.float64:
-            head.append(_FLOAT)
-        elif a.dtype == np.int64:
-            head.append(_INT)
-        else:
+        code = _CODE.get(a.dtype)
+        if code is None:
             raise TypeError(f"cannot pack an array of {a.dtype}")
-        head += [a.ndim, *a.shape]
-        body.append(a.reshape(-1).view(np.int64))
+        head += [code, a.ndim, *a.shape]
+        raw = a.reshape(-1).view(np.uint8)
+        padded = np.zeros(-(-raw.size // 8) * 8, dtype=np.uint8)
+        padded[: raw.size] = raw
+        body.append(padded.view(np.int64))
     return np.concatenate([np.asarray(head, dtype=np.int64), *body])
 
 
 def unpack_arrays(vector: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The arrays of :func:`pack_arrays` (copies, C-contiguous)."""
+    """The arrays of :func:`pack_arrays` (copies, C-contiguous, their own dtypes)."""
     vector = np.asarray(vector, dtype=np.int64)
     n = int(vector[0])
     pos = 1
     specs = []
     for _ in range(n):
         kind, ndim = int(vector[pos]), int(vector[pos + 1])
+        if not 0 < kind < len(_DTYPES):
+            raise ValueError("malformed match parameter vector")
         shape = tuple(int(x) for x in vector[pos + 2 : pos + 2 + ndim])
-        specs.append((kind, shape))
+        specs.append((_DTYPES[kind], shape))
         pos += 2 + ndim
     out = []
-    for kind, shape in specs:
-        size = int(np.prod(shape, dtype=np.int64))
-        chunk = vector[pos : pos + size].copy()
-        pos += size
-        out.append((chunk.view(np.float64) if kind == _FLOAT else chunk).reshape(shape))
+    for dtype, shape in specs:
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        words = -(-nbytes // 8)
+        if pos + words > len(vector):
+            raise ValueError("malformed match parameter vector")
+        chunk = vector[pos : pos + words].copy().view(np.uint8)[:nbytes]
+        pos += words
+        out.append(chunk.view(dtype).reshape(shape).copy())
     if pos != len(vector):
         raise ValueError("malformed match parameter vector")
     return tuple(out)
