@@ -62,3 +62,30 @@ def test_greedy_melee_mirror_engages() -> None:
     rec, _ = run_records(ENGINE, setup, 24, 2026, threads=1)
     assert (rec[:, ATTACKS] > 0).all()
     assert (rec[:, 0] != 0).sum() >= 20  # decided (not drawn) matches
+
+
+@pytest.mark.parametrize("scenario", ["open_field", "highlands", "rumble_at_the_rift"])
+def test_fixed_edge_mirror_is_fair(scenario: str) -> None:
+    """Symmetry with fixed edges: side A always deploys in start zone A (the engine never
+    swaps zones); in a mirror (Vydar Patrol both sides) with ``first=alternate`` the
+    points-of-Life margin A - B is 0 within 5 standard errors on every sample map."""
+    lists = LISTS / "vydar_patrol.yaml"
+    setup = prepare("heroscape", lists, lists, scenario=scenario, options={"first": "alternate"})
+    rec, _ = run_records(ENGINE, setup, 400, 2027, threads=1)
+    margin = (rec[:, 1] - rec[:, 2]).astype(float)
+    se = margin.std(ddof=1) / np.sqrt(margin.size)
+    assert se > 0  # matches were fought, so the check can fail
+    assert abs(margin.mean()) <= 5 * se
+    assert (rec[:, 3] == 0).sum() == 200  # first turns alternate
+
+
+def test_strong_plan_choice_is_paired_against_greedy() -> None:
+    """``paired_best``: a plan replaces greedy's (row 0) only by a paired mean gain above
+    ``margin`` standard errors; with margin 0, the best mean gain wins."""
+    from analyzer.games.heroscape.match.engine import kernels
+
+    M = kernels()
+    noisy = np.array([[0.0, 0.0, 0.0, 0.0], [40.0, -30.0, 35.0, -25.0], [1.0, 1.0, 1.0, 1.0]])
+    assert M.paired_best(noisy, 0.0) == 1  # mean gain 5 beats 1
+    assert M.paired_best(noisy, 1.0) == 2  # 5 +- 18 is not 1 SE clear; 1 +- 0 is
+    assert M.paired_best(-noisy, 0.0) == 0  # no plan gains: greedy's

@@ -139,7 +139,7 @@ def test_mirror_match_is_even() -> None:
     assert decisive > 1000
 
 
-@pytest.mark.parametrize("scenario", [None, "crossroads"])
+@pytest.mark.parametrize("scenario", [None, "crossroads", "river"])
 def test_fixed_edge_mirror_has_no_vp_margin(scenario: str | None) -> None:
     # "Deploy Your Battlegroups": deployment is drawn in each side's own frame (B's is A's
     # turned 180 degrees), so with the edges fixed a mirror match has no edge bias: the

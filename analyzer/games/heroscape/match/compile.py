@@ -54,6 +54,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "threat": number(0, 3),
     "strong_plans": integer(1, 6),
     "strong_rollouts": integer(1, 16),
+    "strong_margin": number(0, 5),
     "check_invariants": flag(),
 }
 OPTION_HELP: dict[str, str] = {
@@ -66,6 +67,8 @@ OPTION_HELP: dict[str, str] = {
     "threat": "greedy: weight of the enemy's expected wounds on a space against its value",
     "strong_plans": "strong policy: order-marker plans tried each round",
     "strong_rollouts": "strong policy: rollouts per plan (common random numbers)",
+    "strong_margin": "strong policy: a plan replaces greedy's markers only when its paired "
+    "mean gain over greedy's plan exceeds this many standard errors (0: the best mean)",
     "check_invariants": "check the state after every player turn",
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -76,6 +79,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "threat": 0.3,
     "strong_plans": 4,
     "strong_rollouts": 4,
+    "strong_margin": 0.0,
     "check_invariants": False,
 }
 
@@ -232,6 +236,7 @@ def compile_arrays(
     op[L.O_LOOK_K] = int(opts["strong_plans"])
     op[L.O_LOOK_ROLLOUTS] = int(opts["strong_rollouts"])
     op[L.O_THREAT] = round(float(opts["threat"]) * 1000)
+    op[L.O_STRONG_MARGIN] = round(float(opts["strong_margin"]) * 1000)
     op[L.O_NHC] = len(heights)
     arrays = (
         scen.hx.copy(),

@@ -109,6 +109,7 @@ from analyzer.games.heroscape.match.layout import (
     O_SHIELD,
     O_SIDES,
     O_SKULL,
+    O_STRONG_MARGIN,
     O_THREAT,
     O_TIME_WINNER,
     O_TRAP_WOUNDS,
@@ -1476,7 +1477,8 @@ def strong_markers(st, m, m2, side):
     best card on all 3 markers, the 2nd best card first, ...) is played out to the end of
     this round and the next by greedy play on copies, the opponent's markers placed by
     greedy from the public state (never read), ``strong_rollouts`` times with common
-    random numbers; the plan with the best mean points-of-Life margin is kept."""
+    random numbers; a plan replaces greedy's by :func:`paired_best` on the points-of-Life
+    margins (``strong_margin`` standard errors)."""
     ci, op, mk = st[6], st[9], m[4]
     place_markers(st, m, side, POL_GREEDY)
     greedy = mk[side].copy()
@@ -1505,11 +1507,10 @@ def strong_markers(st, m, m2, side):
         np_ += 1
     base = next_u64(m[6])
     other = 1 - side
-    best = 0
-    bv = NEG
+    nr = op[O_LOOK_ROLLOUTS]
+    vals = np.empty((np_, nr))
     for p in range(np_):
-        tot = 0.0
-        for r in range(op[O_LOOK_ROLLOUTS]):
+        for r in range(nr):
             copy_match(m, m2)
             g2, rng2 = m2[3], m2[6]
             g2[G_ROLL] = 1
@@ -1531,12 +1532,35 @@ def strong_markers(st, m, m2, side):
                         place_markers(st, m2, s2, POL_GREEDY)
                     g2[G_INIT] = initiative(st, m2)
                     turns_of_round(st, m2, 0)
-            tot += rollout_value(st, m2, side)
-        if tot > bv + 1e-9:
-            bv = tot
-            best = p
+            vals[p, r] = rollout_value(st, m2, side)
+    best = paired_best(vals, op[O_STRONG_MARGIN] / 1000.0)
     for q in range(4):
         mk[side, q] = plans[best, q]
+
+
+@njit(cache=True)
+def paired_best(vals, margin):
+    """The plan (row of ``vals``: its rollouts' values, common random numbers per
+    column) whose mean gain over plan 0 (greedy's) is the largest, among the plans whose
+    paired gain exceeds ``margin`` standard errors (the winner's curse: the best of a few
+    noisy means is biased upward); 0 when none does."""
+    np_, nr = vals.shape
+    best = 0
+    top = 0.0
+    for p in range(1, np_):
+        mean = 0.0
+        for r in range(nr):
+            mean += vals[p, r] - vals[0, r]
+        mean /= nr
+        var = 0.0
+        for r in range(nr):
+            dv = vals[p, r] - vals[0, r] - mean
+            var += dv * dv
+        se = np.sqrt(var / (nr - 1) / nr) if nr > 1 else 0.0
+        if mean > 1e-9 + margin * se and mean > top + 1e-9:
+            top = mean
+            best = p
+    return best
 
 
 @njit(cache=True)

@@ -65,6 +65,12 @@ class MatchOptions:
       strike it may prevent, killing the opposing carrier half the mission it denies,
       a step closer to a target within two moves still counts, and a unit tied in close
       combat leaves the objective to the next closest unit.
+    * ``greedy_carry``: greedy paces a carry mission (Supply Run), in %: each cm of the
+      trip still to make (to the object, then home) costs that share of the mission's VP
+      over the whole trip, up to what the moves of the rounds left allow (a trip that
+      cannot be finished pulls no further), and a pick-up that cannot be delivered in
+      time is not worth an AP.  0: the former fixed pulls (0.2 VP/cm to the object, 0.3
+      home).
     """
 
     policy_a: str = "greedy"
@@ -85,6 +91,7 @@ class MatchOptions:
     greedy_win_cap: bool = True
     greedy_tempo: bool = True
     greedy_press: bool = True
+    greedy_carry: int = 150
     check_invariants: bool = False
     round1_first: int = -1
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -124,6 +131,7 @@ MATCH_OPTION_KINDS: dict[str, OptionKind] = {
     "greedy_win_cap": flag(),
     "greedy_tempo": flag(),
     "greedy_press": flag(),
+    "greedy_carry": integer(0, 300),
     "check_invariants": flag(),
     # side forced to take the first activation of round 1: -1 by the rules, 0 A, 1 B
     "round1_first": choice(-1, 0, 1),
@@ -156,6 +164,7 @@ def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.n
     o[L.O_AI_WINCAP] = int(opt.greedy_win_cap)
     o[L.O_AI_TEMPO] = int(opt.greedy_tempo)
     o[L.O_AI_PRESS] = int(opt.greedy_press)
+    o[L.O_AI_CARRY0 : L.O_AI_CARRY0 + 2] = opt.greedy_carry  # the same for both sides
     return o
 
 

@@ -85,6 +85,7 @@ OPTION_HELP = {
     "greedy_win_cap": "greedy: VP count only up to what can still decide the game",
     "greedy_tempo": "greedy: in the last round, no value for later attacks nor acted threats",
     "greedy_press": "greedy: value the strike a kill prevents and the opposing carrier, close in",
+    "greedy_carry": "greedy: % pull of a carry mission by the trip and rounds left (0: fixed)",
     "check_invariants": "check the state after every activation (counted as violations)",
     "round1_first": "force the first activation of round 1: -1 by the rules, 0 A, 1 B",
 }

@@ -305,7 +305,9 @@ O_AI_THREAT = O_HAND0 + 2 * O_HAND_N  # weight of the opposing threat at a posit
 O_AI_WINCAP = O_AI_THREAT + 1  # 1: VP count only up to what can still decide the game
 O_AI_TEMPO = O_AI_WINCAP + 1  # 1: no value for attacks after the last round
 O_AI_PRESS = O_AI_TEMPO + 1  # 1: value removing threats and carriers, closing in
-O_COLS = 29
+#: per side (side 0, side 1): % weight of the paced carry pull (0: the fixed pulls before it)
+O_AI_CARRY0 = O_AI_PRESS + 1
+O_COLS = O_AI_CARRY0 + 2
 
 # ------------------------------------------------------------------ trace
 (

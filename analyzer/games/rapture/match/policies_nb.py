@@ -134,6 +134,7 @@ from analyzer.games.rapture.match.layout import (
     MK_FIRE,
     MK_SHELTER,
     MOVE_LIMIT,
+    O_AI_CARRY0,
     O_AI_PRESS,
     O_AI_TEMPO,
     O_AI_THREAT,
@@ -493,6 +494,53 @@ def closest_to_objective(X, u):
 
 
 @njit(**INLINE)
+def paced_carry(X, side):
+    """Greedy of ``side`` paces its carry mission (``O_AI_CARRY0 + side``, option
+    ``greedy_carry``, in %; 0: the fixed pulls before it)."""
+    return xOPT(X)[O_AI_CARRY0 + side] > 0
+
+
+@njit(**INLINE)
+def home_gap(X, side, k, y, r):
+    """cm a model of radius r at height y still has to move to touch the side's delivery
+    zone (the first ``M_ZONE_DEPTH`` cm from its own edge) for mission k."""
+    return max(abs(y - own_edge_y(X, side)) - r - xMIS(X)[k, M_ZONE_DEPTH], 0.0)
+
+
+@njit(**INLINE)
+def carry_left(X, side, k, x, y, r, carrying):
+    """The carry trip still to make from (x, y): home when ``carrying``, else to B2B with
+    the object and from there home."""
+    if carrying:
+        return home_gap(X, side, k, y, r)
+    ox = xGF(X)[GF_OBJX0 + 2 * side]
+    oy = xGF(X)[GF_OBJY0 + 2 * side]
+    fetch = math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r - 0.5 * xMIS(X)[k, M_OBJ_SIZE]
+    return max(fetch, 0.0) + home_gap(X, side, k, oy, r)
+
+
+@njit(**INLINE)
+def carry_slope(X, side, k, r):
+    """VP per cm of the carry trip: the ``greedy_carry`` share of the mission's VP over the
+    whole trip from the zone to the object and back."""
+    oy = xGF(X)[GF_OBJY0 + 2 * side]
+    share = 0.01 * xOPT(X)[O_AI_CARRY0 + side]
+    return share * xMIS(X)[k, M_VP] / max(2.0 * home_gap(X, side, k, oy, r), 1.0)
+
+
+@njit(**INNER)
+def carry_reach(X, u, carrying):
+    """cm unit u can still move in this game, as of now: the moves left in this round and
+    ``MOVE_LIMIT`` in each later round ("Round Limits"), one move fewer for the pick-up
+    (its AP) when not ``carrying``; a trip longer than this cannot be finished."""
+    lead = lead_model(X, u)
+    pl = xSI(X)[lead, SI_POOL]
+    later = max(xOPT(X)[O_MAX_ROUNDS] - xG(X)[G_ROUND], 0)
+    moves = MOVE_LIMIT - xMI(X)[pl, MI_MOVES] + MOVE_LIMIT * later - (0 if carrying else 1)
+    return max(move_budget(X, lead, np.bool_(False)), 1.0) * max(moves, 0)
+
+
+@njit(**INLINE)
 def _tied_up(X, v):
     """Unit v is tied in close combat or escaping: it will not go for an objective soon."""
     UI = xUI(X)
@@ -532,7 +580,11 @@ def objective_at(X, u, x, y):
             else:
                 value -= 0.15 * gap
     elif kind == MIS_CARRY and G[G_DONE0 + side] == 0:
-        if G[G_CARRIER0 + side] == u:
+        carrier = G[G_CARRIER0 + side]
+        if paced_carry(X, side) and (carrier == u or (carrier < 0 and closest)):
+            left = carry_left(X, side, k, x, y, r, carrier == u)
+            value -= carry_slope(X, side, k, r) * min(left, carry_reach(X, u, carrier == u))
+        elif G[G_CARRIER0 + side] == u:
             edge = own_edge_y(X, side)
             dist = max(abs(y - edge) - r - MIS[k, M_ZONE_DEPTH], 0.0)
             value -= 0.3 * dist
@@ -1459,15 +1511,16 @@ def _pickup(X, u, C, n, greedy):
     d = math.sqrt((MF[lead, MF_X] - ox) ** 2 + (MF[lead, MF_Y] - oy) ** 2)
     if d - SF[lead, SF_R] - 0.5 * MIS[k, M_OBJ_SIZE] > CONTACT + 0.5:
         return n
+    score = 0.5 * MIS[k, M_VP] if greedy else 0.0
+    if greedy and paced_carry(X, side):
+        # worth its AP only if the object can still be brought home in time
+        r = SF[lead, SF_R]
+        if carry_left(X, side, k, MF[lead, MF_X], MF[lead, MF_Y], r, True) > carry_reach(
+            X, u, np.bool_(True)
+        ):
+            score = 0.0
     return _add(
-        C,
-        n,
-        np.int64(A_PICKUP),
-        lead,
-        np.int64(-1),
-        np.float64(0.0),
-        np.float64(0.0),
-        0.5 * MIS[k, M_VP] if greedy else 0.0,
+        C, n, np.int64(A_PICKUP), lead, np.int64(-1), np.float64(0.0), np.float64(0.0), score
     )
 
 
