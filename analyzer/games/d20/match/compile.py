@@ -151,8 +151,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "standard_radius": 1.25,
     "large_radius": 2.5,
     "lookahead_k": 3,
-    "lookahead_depth": 3,
-    "lookahead_rollouts": 2,
+    "lookahead_depth": 4,
+    "lookahead_rollouts": 12,
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {

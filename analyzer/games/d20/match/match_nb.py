@@ -89,6 +89,7 @@ from analyzer.games.d20.match.layout import (
     M_READY,
     M_STAY,
     M_WATCHFUL,
+    MAX_FIG,
     O_ALL_WEAPONS,
     O_FAILED_ACTS,
     O_FIRST,
@@ -167,6 +168,9 @@ CONTACT = 0.2
 #: Offset of the expected-CP tables: index = attack margin + MOFF.
 MOFF = 60
 MAXC = 12  # movement candidates per figurine
+#: Rows of the scratch ``wk``: 0..MAXC-1 the candidates (9 columns: target x, y, mode,
+#: budget, then ``keep_walk``'s), MAXC a cover row, SEEN ``pos_value``'s sightlines.
+SEEN = MAXC + 1
 UNKNOWN = -2  # shoot's cover argument when the caller has not computed it
 BIG = 1e9
 # rule-test operations (sandbox.py)
@@ -652,18 +656,33 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
 
 
 # =========================================================== movement
-@njit((I2, F2, F1, i8, f8, f8), **INNER)
-def slow_at(fi, ter, sc, i, x, y):
+@njit((I2, F2, i8, i8, f8, f8), **INNER)
+def slow_at(fi, ter, nter, i, x, y):
     """Difficult terrain at (x, y) for ``i``: a difficult zone, water, or an element low
     enough to climb over ("3.1 Movements": elements gone around or climbed over "become
-    difficult terrain"; "To move through water ... its movement is divided by two")."""
-    for k in range(int(sc[S_NTER])):
+    difficult terrain"; "To move through water ... its movement is divided by two").
+    ``nter``: the elements looked at (rows 0..nter-1)."""
+    for k in range(nter):
         kind = ter[k, 6]
         if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
             continue
         if inside(ter, k, x, y):
             return True
     return False
+
+
+@njit((F2, F1, f8, f8, f8, f8, f8), **INNER)
+def clear_path(ter, sc, x0, y0, x1, y1, grow):
+    """Whether no element's box grown by ``grow`` meets the bounding box of the segment
+    (x0, y0)-(x1, y1) (then no element can stop, slow or be climbed on it)."""
+    bx0 = min(x0, x1) - grow
+    bx1 = max(x0, x1) + grow
+    by0 = min(y0, y1) - grow
+    by1 = max(y0, y1) + grow
+    for k in range(int(sc[S_NTER])):
+        if ter[k, 0] <= bx1 and ter[k, 2] >= bx0 and ter[k, 1] <= by1 and ter[k, 3] >= by0:
+            return False
+    return True
 
 
 @njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), **INNER)
@@ -686,6 +705,10 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     tlim = 1.0
     stop = 0
     elem = -1
+    if clear_path(ter, sc, x0, y0, tx, ty, r + 0.2):
+        # no element near the move: the loop below would walk the whole segment at
+        # full speed (same arithmetic: a cost of ln, else budget / (1.0 * ln))
+        nter = 0
     for k in range(nter):
         kind = ter[k, 6]
         if (kind != K_ELEMENT and kind != K_TERMINAL) or 2.0 * ter[k, 4] < fi[i, F_MOVE]:
@@ -730,7 +753,9 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
                     if t + 1e-9 < tout < tn:
                         tn = tout
             tm = 0.5 * (t + tn)
-            mult = 2.0 if slow_at(fi, ter, sc, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm) else 1.0
+            mult = (
+                2.0 if slow_at(fi, ter, nter, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm) else 1.0
+            )
             cost = (tn - t) * ln * mult
             if cost <= left:
                 left -= cost
@@ -782,13 +807,14 @@ def detour(fr, ter, i, k, x0, y0, tx, ty):
     return bx, by
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, i8, b1), **INNER)
-def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, mode, react):
-    """Move ``i`` (``walk``), then the opponent's ready-to-shoot figurines react
-    ("Ready to shoot position": "able to shoot during the opponent's movement phase if an
-    enemy figurine passes within range"; "He can only shoot at the first target coming
-    into his sights"): a ready figurine fires at this mover if it now has it in range and
-    sight and (option ``ready_trigger`` = enter) did not before the move."""
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, i8, i8, i8, b1), **INNER)
+def move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem, mode, react):
+    """Put ``i`` where its walk ended, (x, y) with ``walk``'s stop code and element, then
+    the opponent's ready-to-shoot figurines react ("Ready to shoot position": "able to
+    shoot during the opponent's movement phase if an enemy figurine passes within range";
+    "He can only shoot at the first target coming into his sights"): a ready figurine
+    fires at this mover if it now has it in range and sight and (option ``ready_trigger``
+    = enter) did not before the move."""
     n = fi.shape[0]
     before = 0
     if react:
@@ -798,7 +824,6 @@ def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, m
                     before |= 1 << q
     x0 = p[i, P_X]
     y0 = p[i, P_Y]
-    x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, budget)
     p[i, P_X] = x
     p[i, P_Y] = y
     if abs(x - x0) + abs(y - y0) > 1e-9:
@@ -817,6 +842,13 @@ def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, m
                     s[q, S_READY] = 0
                     g[G_READYSHOTS] += 1
                     shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, q, i, False, 4, cv)
+
+
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, i8, b1), **INNER)
+def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, mode, react):
+    """Move ``i`` toward (tx, ty) with ``budget`` cm (``walk``, then ``move_to``)."""
+    x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, budget)
+    move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem, mode, react)
 
 
 @njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, f8, b1), **INNER)
@@ -874,21 +906,28 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     return t
 
 
-@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8), **INNER)
-def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8, F1), **INNER)
+def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen):
     """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
     (exact expected CP and removal chance from the roll tables) minus the weighted threat
     of the enemies next turn (cover and watchful counted), plus approach (weighted up by
     the turns begun idle, ``S_IDLE``) and objective terms.  ``posture`` 0 balanced,
-    1 aggressive, 2 cautious (the lookahead's plans)."""
+    1 aggressive, 2 cautious (the lookahead's plans).  ``seen[j]``: the sightline from
+    enemy ``j`` to where ``i`` stands now (``UNKNOWN`` until computed): the candidates
+    that end there (stay, ready to shoot, a blocked move) share it."""
+    here = x == p[i, P_X] and y == p[i, P_Y]
     side = fi[i, F_SIDE]
     ri = fr[i, R_RADIUS]
     reach = int(fr[i, R_REACH])
-    tw = 0.5
+    tw = 0.5  # weight of the threat and of the approach (balanced)
+    aw = 0.12
     if posture == 1:
         tw = 0.15
+        aw = 0.3
     elif posture == 2:
         tw = 1.2
+        aw = 0.05
+
     watch = 1 if mode == M_WATCHFUL else 0
     off = 0.0
     ready_off = 0.0
@@ -925,7 +964,12 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
             or (mode == M_READY and reach < d <= reach + mvj)
             or (not brawler and d <= rj + 0.5 * mvj)
         ):
-            cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
+            if here and seen[j] != UNKNOWN:
+                cov = int(seen[j])
+            else:
+                cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
+                if here:
+                    seen[j] = cov
         if cov >= 0 and d <= reach and mode != M_READY and mode != M_COVER:
             w, _ = best_gun(fi, ecp, s, i, j, d, cov, False, False, False)
             if w >= 0:
@@ -946,7 +990,7 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
         # the approach weighs more with every turn the figurine has begun idle (no shot,
         # blow or work since its previous turn): none stays out of reach for the game
         urge = max(s[i, S_IDLE], 1)
-        v -= (0.12 if posture != 2 else 0.05) * urge * max(near, 0.0)
+        v -= aw * urge * max(near, 0.0)
     if sc[S_OBJ] == 1:
         k = int(sc[S_TERM])
         dx = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
@@ -959,6 +1003,16 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture):
     return v
 
 
+@njit((F2, i8, f8, f8, i8, i8), **INNER)
+def keep_walk(wk, k, x, y, stop, elem):
+    """Candidate ``k``'s move ends at (x, y) with ``walk``'s stop code and element."""
+    wk[k, 4] = x
+    wk[k, 5] = y
+    wk[k, 6] = 1.0
+    wk[k, 7] = stop
+    wk[k, 8] = elem
+
+
 @njit((F2, i8, f8, f8, i8, f8), **INNER)
 def add_cand(wk, n, x, y, mode, budget):
     if n >= MAXC:
@@ -967,7 +1021,7 @@ def add_cand(wk, n, x, y, mode, budget):
     wk[n, 1] = y
     wk[n, 2] = mode
     wk[n, 3] = budget
-    wk[n, 6] = 0.0  # 1: wk[n, 4:6] already holds where the move ends (walk)
+    wk[n, 6] = 0.0  # 1: wk[n, 4:9] already holds where the move ends (keep_walk)
     return n + 1
 
 
@@ -1033,9 +1087,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
             n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
             ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
             if n > n0:
-                wk[n0, 4] = ex
-                wk[n0, 5] = ey
-                wk[n0, 6] = 1.0
+                keep_walk(wk, n0, ex, ey, stop, elem)
             if stop == 2:
                 qx, qy = detour(fr, ter, i, elem, x, y, tx, ty)
                 n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
@@ -1095,7 +1147,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
 def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     """Facing at the end of the move: toward the most valuable target in Reach and sight
     (greedy), else the nearest enemy ("keeps facing toward threats"); the random policy
-    faces a random enemy."""
+    faces a random enemy.  Returns the greedy target in Reach and sight (-1: none)."""
     side = fi[i, F_SIDE]
     best = -1
     bv = -BIG
@@ -1119,7 +1171,7 @@ def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
             bv = v
             best = j
     if ne == 0:
-        return
+        return -1
     if pol == POL_RANDOM:
         k = pick(rng, ne)
         for j in range(fi.shape[0]):
@@ -1129,6 +1181,7 @@ def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
                     break
                 k -= 1
     face(p, i, p[best, P_X], p[best, P_Y])
+    return best if bv >= 1000.0 and pol != POL_RANDOM else -1
 
 
 @njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, b1), **INNER)
@@ -1241,6 +1294,8 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
             )
         return
     n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
+    for j in range(fi.shape[0]):
+        wk[SEEN, j] = UNKNOWN
     c = 0
     if pol == POL_RANDOM:
         c = pick(rng, n)
@@ -1251,9 +1306,8 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
                 x = wk[k, 4]
                 y = wk[k, 5]
             else:
-                x, y, _, _ = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
-                wk[k, 4] = x
-                wk[k, 5] = y
+                x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+                keep_walk(wk, k, x, y, stop, elem)
             dup = False
             for q in range(k):
                 if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
@@ -1261,7 +1315,8 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
                     break
             if dup:
                 continue
-            v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, int(wk[k, 2]), posture)
+            md = int(wk[k, 2])
+            v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, md, posture, wk[SEEN])
             if v > bv + 1e-9:
                 bv = v
                 c = k
@@ -1288,39 +1343,29 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
         )
         return
     if mode != M_STAY:
-        do_move(
-            fi,
-            fr,
-            ter,
-            sc,
-            op,
-            ecp,
-            p,
-            s,
-            g,
-            dc,
-            rng,
-            ev,
-            i,
-            wk[c, 0],
-            wk[c, 1],
-            wk[c, 3],
-            mode,
-            True,
-        )
+        if wk[c, 6] != 1.0:
+            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[c, 0], wk[c, 1], wk[c, 3])
+            keep_walk(wk, c, x, y, stop, elem)
+        x = wk[c, 4]
+        y = wk[c, 5]
+        stop = int(wk[c, 7])
+        elem = int(wk[c, 8])
+        move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem, mode, True)
         if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
             return
-    aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
+    aimed = aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
     if mode == M_NORMAL:
         want = False
         if pol == POL_RANDOM:
             want = pick(rng, 4) == 0
         else:
-            has = False
+            # any target it may shoot: the one it aimed at first (it usually is)
+            has = aimed >= 0 and can_shoot(fi, fr, ter, sc, p, s, i, aimed) >= 0
             for j in range(fi.shape[0]):
+                if has:
+                    break
                 if can_shoot(fi, fr, ter, sc, p, s, i, j) >= 0:
                     has = True
-                    break
             want = (
                 not has
                 and not in_hth(fi, fr, p, s, i)
@@ -1861,7 +1906,7 @@ def run_block(
     ``lookahead_depth`` player turns greedily for both sides with forked generators
     (common random numbers over the plans, ``lookahead_rollouts`` each), and keeps the
     plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
-    wk = np.zeros((MAXC + 1, 7))
+    wk = np.zeros((SEEN + 1, MAX_FIG))
     fx = np.zeros((fi.shape[0], FX_COLS))
     tabulate(fi, ecp, fr, fx)
     fr = fx
