@@ -84,3 +84,26 @@ def test_render_command_writes_png_and_bad_mission_exits_2(tmp_path, capsys) -> 
         render.main(["no_such_mission", str(tmp_path / "x.png")])
     assert exc.value.code == 2
     assert "no_such_mission" in capsys.readouterr().err
+
+
+def test_scaled_force_keeps_the_mix_nested_and_in_list_order() -> None:
+    """``difficulty.scaled``: the CHAMPION first, then D'Hondt shares of the list (4
+    Swarmers, 2 Cacklers, 2 Feeders, 1 Trapper), each size one unit more than the last,
+    entries in list order (the order changes the greedy HOSTILE's ties)."""
+    cards, _ = ENGINE.load_cards(None)
+    force = ENGINE.load_list(ENGINE.sample_sides()[1], cards)
+
+    def counts(k: int) -> dict[str, int]:
+        return {e.unit: e.count for e in D.scaled(force, k, cards).units}
+
+    assert counts(1) == {"The Spider": 1}
+    assert counts(3) == {"The Spider": 1, "Swarmer": 2}
+    assert counts(5) == {"Swarmer": 2, "Cackler": 1, "Feeder": 1, "The Spider": 1}
+    assert counts(10) == {e.unit: e.count for e in force.units}
+    for k in range(1, 10):
+        small, big = counts(k), counts(k + 1)
+        assert sum(big.values()) == k + 1
+        assert all(big.get(u, 0) >= c for u, c in small.items())
+    listed = [e.unit for e in force.units]
+    names = [e.unit for e in D.scaled(force, 5, cards).units]
+    assert names == [u for u in listed if u in names]

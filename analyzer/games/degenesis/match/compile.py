@@ -204,9 +204,13 @@ def move_table(fld: np.ndarray, nbr: list[list[int]]) -> np.ndarray:
     with MOVE 2); further BORDERS while the penalties summed fit in ``m`` (its second
     MOVE cannot climb after one flat BORDER).  ``pen`` 0: penalties ignored (0 The
     Adventurer, IV The Ruler).  Ties: fewer BORDERS, then the lower TILE index.
+
+    Then lists for the kernels' loops: row ``(2 * MAX_MOVE + m - 1) * T + a``: how many
+    TILES one MOVE ``m`` (penalties counted) reaches from ``a``, then those TILES in
+    index order (``a`` left out); row ``3 * MAX_MOVE * T``: the SPAWN POINTS likewise.
     """
     n = len(nbr)
-    mv = np.full((2 * L.MAX_MOVE * n, n), -1, dtype=np.int64)
+    mv = np.full((3 * L.MAX_MOVE * n + 1, n), -1, dtype=np.int64)
     for pen in (0, 1):
         for m in range(1, L.MAX_MOVE + 1):
             for a in range(n):
@@ -230,7 +234,18 @@ def move_table(fld: np.ndarray, nbr: list[list[int]]) -> np.ndarray:
                             best[u] = key
                             mv[row, u] = t
                             heapq.heappush(heap, (total, hops + 1, u))
+    for m in range(1, L.MAX_MOVE + 1):
+        for a in range(n):
+            dests = [b for b in range(n) if b != a and mv[(L.MAX_MOVE + m - 1) * n + a, b] >= 0]
+            _write_list(mv[(2 * L.MAX_MOVE + m - 1) * n + a], dests)
+    _write_list(mv[3 * L.MAX_MOVE * n], [t for t in range(n) if fld[t, L.T_SPAWN]])
     return mv
+
+
+def _write_list(row: np.ndarray, items: list[int]) -> None:
+    """A count and then the items, into one row of ``mv``."""
+    row[0] = len(items)
+    row[1 : 1 + len(items)] = items
 
 
 def line_of_sight(field_: Field_) -> np.ndarray:
@@ -527,6 +542,10 @@ def compile_arrays(
         for note in not_modelled(card):
             if note not in notes:
                 notes.append(note)
+    far = np.flatnonzero(opt[:, L.O_RANGE] > L.MAX_RANGE)
+    if far.size:
+        card = units[int(far[0]) // (L.ROWS * L.MAX_OPT)][1]
+        raise InputError(f"{card.name}: RANGE at most {L.MAX_RANGE} in a mission")
     fld = tables.field.fld.copy()
     if mission.kind == "hunt" and target < 0:
         raise InputError(f"{mission_file}: a hunt mission needs a CHAMPION in the HOSTILE FORCES")

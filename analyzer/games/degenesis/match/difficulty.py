@@ -5,8 +5,8 @@ co-operative game: the number of HOSTILE units at which a ROSTER succeeds 50% of
 Run: ``analyzer difficulty degenesis --out OUT_DIR [--matches N]
 [--seed S] [--mission M ...] [--roster R.yaml ...] [--hostile H.yaml] [--step K]``
 (default: the bundled missions, rosters and hostile forces).  Every cell uses the same
-seed (common random numbers).  The force of size k is the first k units of the HOSTILE
-list (its CHAMPIONS first, then the others in list order); the fair size is
+seed (common random numbers).  The force of size k is the HOSTILE list scaled to k units
+with its mix kept (``scaled``: CHAMPIONS first, nested sizes, list order kept); the fair size is
 interpolated linearly where the success rate crosses 50% (``None`` when it never does),
 its 95% CI where the cells' pointwise 95% Wilson bounds cross 50% (open-ended, ``None``,
 when a bound never does within the sizes played).  Writes ``difficulty.txt``,
@@ -70,6 +70,36 @@ def truncated(hostile: Any, k: int, cards: Any) -> Any:
         entries.append(e.model_copy(update={"count": min(e.count, left)}))
         left -= entries[-1].count
     return hostile.model_copy(update={"units": entries, "name": f"{hostile.name} ({k} units)"})
+
+
+def scaled(hostile: Any, k: int, cards: Any) -> Any:
+    """The HOSTILE list scaled to ``k`` units with its mix kept: CHAMPIONS first (a hunt
+    needs one), then one unit at a time to the entry furthest below its share of the
+    full list (largest ``count / (taken + 1)``, ties in list order: the D'Hondt divisor
+    rule, so the force of ``k + 1`` units is the force of ``k`` and one unit more), the
+    entries kept in list order (the order of the units changes the greedy HOSTILE's
+    play: its ties go to the first unit)."""
+    champions = [e for e in hostile.units if cards[e.unit].kind == "champion"]
+    others = [e for e in hostile.units if cards[e.unit].kind != "champion"]
+    counts: dict[int, int] = {}  # list entry (by identity) -> units taken
+    left = k
+    for e in champions:
+        if left > 0:
+            counts[id(e)] = min(e.count, left)
+            left -= counts[id(e)]
+    taken = [0] * len(others)
+    for _ in range(max(left, 0)):
+        if not others:
+            break
+        i = max(range(len(others)), key=lambda j: (others[j].count / (taken[j] + 1), -j))
+        taken[i] += 1
+    counts.update({id(e): c for e, c in zip(others, taken, strict=True) if c > 0})
+    kept = [e.model_copy(update={"count": counts[id(e)]}) for e in hostile.units if id(e) in counts]
+    return hostile.model_copy(update={"units": kept, "name": f"{hostile.name} ({k} units)"})
+
+
+#: How a force of ``k`` units is made from the HOSTILE list (``difficulty_report(grow=)``).
+FORCE_SIZES: dict[str, Callable[[Any, int, Any], Any]] = {"mix": scaled, "first": truncated}
 
 
 def crossing(points: list[tuple[int, float]]) -> float | None:
@@ -145,11 +175,13 @@ def difficulty_report(
     hostile: Path | None = None,
     step: int = 2,
     progress: Callable[[int], Any] | None = None,
+    grow: str = "mix",
 ) -> dict[str, Any]:
     """Rosters x missions (default: all bundled) against growing slices (``step`` units
     apart) of a HOSTILE force (default: the sample one).  ``progress(total)`` (e.g.
     :func:`analyzer.progress.progress_bar`) makes a context manager whose ``update(n)`` is
-    told of every ``n`` missions played."""
+    told of every ``n`` missions played.  ``grow``: how a force of k units is made
+    (``FORCE_SIZES``: "mix" the whole force scaled, "first" its first k units)."""
     out_dir = writable_dir(out_dir, "OUT")
     cards, _ = ENGINE.load_cards(None)
     lists = system_config("degenesis", "lists")
@@ -167,7 +199,7 @@ def difficulty_report(
             for roster in roster_lists:
                 own = []
                 for k in sizes:
-                    force_k = truncated(force, k, cards)
+                    force_k = FORCE_SIZES[grow](force, k, cards)
                     own.append(success_cell(cards, roster, force_k, mission, n, seed))
                     bar.update(n)
                 cells += own

@@ -30,8 +30,9 @@ from analyzer.stats import wilson_interval
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: Measured cold compile of the kernels on 2 cores (seconds, low and high; the numba cache
 #: removed, ``benchmarks/bench_match.py --system degenesis --cold``): 44-47 s at load
-#: 1.2-1.9, 108 s at load 7.8 (with the tarot).
-COLD_COMPILE = (44, 108)
+#: 1.2-1.9 and 108 s at load 7.8 before round 4; 62 s at load 0.4-1.4 after it (ATTACK
+#: tables, pruning helpers).
+COLD_COMPILE = (62, 108)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
     "ARCANA 0 The Adventurer, III The Martyr, IV The Ruler, X The Heretic, XI The "

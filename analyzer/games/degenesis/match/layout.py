@@ -14,6 +14,7 @@ ROWS = 2 * MAX_LEVELS  # profile rows per unit: (DASHBOARD side, level)
 MAX_OPT = 6  # attack options per profile (WEAPONS and BARE HANDED)
 MAX_MOVE = 5  # MOVE ratings tabulated (1..MAX_MOVE; higher ones are capped)
 MAX_DEF = 16  # DEFENSE values tabulated for the greedy chances (higher: capped)
+MAX_RANGE = 7  # longest RANGE of an attack option (the greedy ATTACK tables)
 POOL_W = 23  # the roll vector of ``rolls._encode_pool``: 3 counts, limit, mod, 18 faces
 P_LIMIT = 3  # its SECURE (BOTCH limit) entry
 P_MOD = 4  # its SUCCESS +/-X entry

@@ -126,6 +126,7 @@ from analyzer.games.degenesis.match.layout import (
     MAX_LEVELS,
     MAX_MOVE,
     MAX_OPT,
+    MAX_RANGE,
     MAX_UNITS,
     MENTOR_SECURE,
     N_ARCANA,
@@ -807,6 +808,14 @@ def path_base(mv, ms, start, dest, budget, pen):
     return base
 
 
+@njit((I1, i8, i8), **KERNEL)
+def reach_row(ms, m, start):
+    """The row of ``mv`` listing the TILES one MOVE ``m`` (terrain penalties counted)
+    reaches from ``start``: their number, then the TILES in index order (``start`` not
+    included; ``compile.move_table``)."""
+    return (2 * MAX_MOVE + min(max(m, 1), MAX_MOVE) - 1) * ms[M_NTILES] + start
+
+
 @njit((I2, i8, i8, i8), **KERNEL)
 def path_len(mv, base, start, dest):
     """BORDERS crossed by the cheapest one-MOVE path from ``start`` to ``dest``."""
@@ -931,9 +940,17 @@ def wound_value(un, st, v):
 #: Columns of the per-decision survey (``survey``): one row per ENEMY on the FIELD.
 V_ID, V_TILE, V_TARGET, V_DEF, V_HID, V_WV, V_REACH, V_HARM = 0, 1, 2, 3, 4, 5, 6, 7
 V_PH = 8  # the HOSTILE unit deciding: its chance x value of a WOUND on this one
-V_COLS = 9
-#: Rows of the per-block scratch ``cand``: MAXC candidates, then the survey (MAX_UNITS).
-CAND_ROWS = MAXC + MAX_UNITS
+#: Then two ATTACK tables (``attack_table``): per TARGET, the best value of one ATTACK at
+#: each DISTANCE 0..MAX_RANGE, for the unit's profile (``V_OWN``) and the other DASHBOARD
+#: side's (``V_OTHER``, for a FLIP).
+V_OWN = 9
+V_OTHER = V_OWN + MAX_RANGE + 1
+V_COLS = V_OTHER + MAX_RANGE + 1
+#: Rows of the per-block scratch ``cand``: MAXC candidates, the survey (MAX_UNITS), then
+#: the row ``KEEP`` of the candidate list being built: candidates offered, the best value
+#: offered so far, 1.0 when only a new best is kept (``offer_from``).
+KEEP = MAXC + MAX_UNITS
+CAND_ROWS = KEEP + 1
 
 
 @njit((*CTX, F2, i8), **KERNEL)
@@ -970,12 +987,40 @@ def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
     return ne
 
 
-@njit((I2, I2, F2, I2, I2, F2, i8, i8, i8, i8), **KERNEL)
-def prospect(prof, opt, pw, dist, los, sv, n, pr, flipped, tile):
-    """The best expected value of one ATTACK from ``tile`` with the options of profile
-    ``pr`` (STUN options and FLIPPED ITEMS left out) on a surveyed TARGET."""
-    best = 0.0
+@njit((I2, I2, F2, F2, i8, i8, i8, i8), **KERNEL)
+def attack_table(prof, opt, pw, sv, n, pr, flipped, col):
+    """Per surveyed TARGET, the best expected value of one ATTACK with the options of
+    profile ``pr`` (STUN and AREA options and FLIPPED ITEMS left out) at each DISTANCE
+    0..MAX_RANGE, into columns ``col``.. of ``sv`` (0 for a THREAT token).  Returns the
+    longest RANGE of those options (-1: none), so ``prospect`` is one look-up per TARGET."""
+    reach = -1
     nopt = prof[pr, F_NOPT]
+    for v in range(n):
+        for d in range(MAX_RANGE + 1):
+            sv[v, col + d] = 0.0
+    for k in range(nopt):
+        row = pr * MAX_OPT + k
+        if opt[row, O_USABLE] == 0 or opt[row, O_STUN] == 1 or opt[row, O_AREA] == 1:
+            continue
+        item = opt[row, O_ITEM]
+        if item >= 0 and (flipped >> item) & 1 == 1:
+            continue
+        r = opt[row, O_RANGE]
+        reach = max(reach, r)
+        for v in range(n):
+            if sv[v, V_TARGET] != 1.0:
+                continue
+            val = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
+            for d in range(r + 1):
+                sv[v, col + d] = max(sv[v, col + d], val)
+    return reach
+
+
+@njit((I2, I2, F2, i8, i8, i8, i8), **KERNEL)
+def prospect(dist, los, sv, n, col, reach, tile):
+    """The best expected value of one ATTACK from ``tile`` on a surveyed TARGET, from the
+    ATTACK table in columns ``col``.. (``attack_table``; its longest RANGE ``reach``)."""
+    best = 0.0
     for v in range(n):
         if sv[v, V_TARGET] != 1.0:
             continue
@@ -983,15 +1028,8 @@ def prospect(prof, opt, pw, dist, los, sv, n, pr, flipped, tile):
         if los[tile, t] == 0:
             continue
         d = max(dist[tile, t] + int(sv[v, V_HID]), 0)
-        for k in range(nopt):
-            row = pr * MAX_OPT + k
-            if opt[row, O_USABLE] == 0 or opt[row, O_STUN] == 1 or opt[row, O_AREA] == 1:
-                continue
-            item = opt[row, O_ITEM]
-            if item >= 0 and (flipped >> item) & 1 == 1:
-                continue
-            if d <= opt[row, O_RANGE]:
-                best = max(best, chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV])
+        if d <= reach:
+            best = max(best, sv[v, col + d])
     return best
 
 
@@ -1026,26 +1064,61 @@ def goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     return 0
 
 
-@njit((I2, I2, I2, F2, I2, I2, I2, I1, I2, F2, i8, i8, i8, i8), **KERNEL)
-def op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, ne, u, tile, goal):
-    """Greedy worth of ``u`` standing on ``tile``: nearer the goal, an ATTACK in prospect,
-    less expected harm (scaled by its value per WOUND)."""
+@njit((I2, I2, I2, I2, I2, I1, F2, i8, i8, i8, i8, i8, i8), **KERNEL)
+def op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, tile, goal):
+    """Greedy worth of ``u`` (profile ``pr``, its ATTACK table in ``V_OWN``) standing on
+    ``tile``: nearer the goal, an ATTACK in prospect, less expected harm (scaled by its
+    value per WOUND)."""
     gd = dist[tile, goal] if goal >= 0 else fld[tile, T_GOAL]
     v = -3.0 * gd
     if ms[M_KIND] == KIND_HOLD and fld[tile, T_OBJ] == 1:
         v += 4.0
-    pr = prow(un, st, u)
-    v += 0.7 * prospect(prof, opt, pw, dist, los, sv, ne, pr, st[u, S_FLIPPED], tile)
+    v += 0.7 * prospect(dist, los, sv, ne, V_OWN, reach, tile)
     per = un[u, U_POINTS] / un[u, U_HEALTH]
     v -= 0.8 * per * harm(dist, fld, sv, ne, tile, prof[pr, F_HIDDEN])
     return v
 
 
 # =========================================================== candidates
+@njit((F2, b1), **KERNEL)
+def offer_from(cand, prune):
+    """Start a candidate list.  ``prune`` (a greedy choice, ``choose``): a candidate is kept
+    only if it beats the best offered before it by more than ``choose``'s 1e-12, so the
+    list ends with the candidate ``choose`` would pick from the full list (its scan only
+    moves on such a candidate) and the greedy plays the same; candidates offered past
+    MAXC are dropped as before."""
+    cand[KEEP, 0] = 0.0
+    cand[KEEP, 1] = -np.inf
+    cand[KEEP, 2] = 1.0 if prune else 0.0
+
+
+@njit((F2, f8), **KERNEL)
+def hopeless(cand, bound):
+    """While pruning: a candidate worth at most ``bound`` cannot change the choice
+    (``offer_from``): it cannot beat the best offered before it, or it is below 0 by more
+    than ``choose``'s tolerance could ever chain up (the OPERATIVE's PASS is worth 0; a
+    HOSTILE's best at or below 0 is not played), so it cannot be the choice."""
+    if cand[KEEP, 2] != 1.0:
+        return False
+    return not bound > cand[KEEP, 1] + 1e-12 or bound < -1e-9
+
+
+@njit((F2, i8), **KERNEL)
+def skip(cand, count):
+    """``count`` candidates offered but not kept (``hopeless``)."""
+    cand[KEEP, 0] = min(cand[KEEP, 0] + count, MAXC)
+
+
 @njit((F2, i8, i8, i8, i8, i8, f8), **KERNEL)
 def add(cand, n, kind, a, b, c, value):
-    if n >= MAXC:
+    """Offer a candidate (``offer_from``); returns the candidates kept."""
+    if cand[KEEP, 0] >= MAXC:
         return n
+    cand[KEEP, 0] += 1.0
+    if cand[KEEP, 2] == 1.0:
+        if not value > cand[KEEP, 1] + 1e-12:
+            return n
+        cand[KEEP, 1] = value
     cand[n, 0] = kind
     cand[n, 1] = a
     cand[n, 2] = b
@@ -1056,19 +1129,22 @@ def add(cand, n, kind, a, b, c, value):
 
 @njit((*CTX, F2, i8), **KERNEL)
 def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
-    """The ACTIONS ``u`` may take now with their greedy values ("Operative Actions")."""
+    """The ACTIONS ``u`` may take now with their greedy values ("Operative Actions"); a
+    greedy choice keeps only what may be chosen (``offer_from``)."""
+    offer_from(cand, policy(ms, g, 0) == POL_GREEDY)
     n = add(cand, 0, C_PASS, u, 0, 0, 0.0)
     here = st[u, S_TILE]
     side = st[u, S_SIDE]
     pr = prow(un, st, u)
-    nt_ = ms[M_NTILES]
     goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
     sv = cand[MAXC:]  # the survey's scratch rows
     fast = policy(ms, g, 0) == POL_RANDOM  # a random choice needs no values
     ne = survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
     base = 0.0
+    reach = -1
     if not fast:
-        base = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, ne, u, here, goal)
+        reach = attack_table(prof, opt, pw, sv, ne, pr, st[u, S_FLIPPED], V_OWN)
+        base = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, here, goal)
     opposed = count_on(un, st, 1, here) > 0
     per = un[u, U_POINTS] / un[u, U_HEALTH]
     # ATTACKS ("Attack (Operative)") and AREA ATTACKS ("Area Attack")
@@ -1119,17 +1195,27 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                     wv *= 0.3 if st[v, S_STUN] == 0 else 0.0
                 n = add(cand, n, C_ATTACK, u, k, v, p * wv - pen - bcost)
     # MOVES
-    m = move_rating(un, prof, st, u)
-    mbase = (MAX_MOVE + m - 1) * nt_
+    reach_list = reach_row(ms, move_rating(un, prof, st, u), here)
     leave = 0.0
     if opposed:
         leave = 1.5 * risk
-    for t in range(nt_):
-        if t == here or mv[mbase + here, t] < 0:
-            continue
+    best_attack = 0.0  # no tile's prospect exceeds the best of the ATTACK table
+    for i in range(ne):
+        best_attack = max(best_attack, sv[i, V_OWN])
+    for j in range(mv[reach_list, 0]):
+        t = mv[reach_list, 1 + j]
         val = 0.0
         if not fast:
-            val = op_tile_value(un, prof, opt, pw, fld, dist, los, ms, st, sv, ne, u, t, goal)
+            # op_tile_value without its harm, with the best prospect: a bound on it
+            gd = dist[t, goal] if goal >= 0 else fld[t, T_GOAL]
+            bound = -3.0 * gd
+            if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
+                bound += 4.0
+            bound += 0.7 * best_attack
+            if hopeless(cand, bound - base - leave):
+                skip(cand, 1)
+                continue
+            val = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, t, goal)
         n = add(cand, n, C_MOVE, u, t, 0, val - base - leave)
     # EXIT ("Exit Points"): the mission's EXIT POINT (the OSP's would be a RETREAT)
     if ms[M_KIND] == KIND_EXTRACT and fld[here, T_EXIT] == 1 and fld[here, T_OSP] == 0:
@@ -1159,8 +1245,9 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     gain = 0.0
     if not fast:
         other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
-        other = prospect(prof, opt, pw, dist, los, sv, ne, other_pr, st[u, S_FLIPPED], here)
-        now = prospect(prof, opt, pw, dist, los, sv, ne, pr, st[u, S_FLIPPED], here)
+        far = attack_table(prof, opt, pw, sv, ne, other_pr, st[u, S_FLIPPED], V_OTHER)
+        other = prospect(dist, los, sv, ne, V_OTHER, far, here)
+        now = prospect(dist, los, sv, ne, V_OWN, reach, here)
         if g[G_STEP] == 0:
             gain = 0.6 * (other - 2.0 * now)
         elif opposed:
@@ -1171,10 +1258,37 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     return n
 
 
+@njit((I2, I2, I1, F2, i8, i8, i8, i8, i8, f8, f8), **KERNEL)
+def host_move_bound(dist, mv, ms, sv, ne, reach_list, here, revealed, reach, risk, best_here):
+    """A bound on the value of every MOVE candidate of a HOSTILE unit on ``here`` (the loop
+    in ``host_candidates``): no MOVE ends nearer an OPERATIVE than its DISTANCE from
+    ``here`` less the farthest TILE the MOVE reaches (triangle inequality), and LINE OF
+    SIGHT is ignored."""
+    far = 0
+    for j in range(mv[reach_list, 0]):
+        far = max(far, dist[here, mv[reach_list, 1 + j]])
+    bound = 0.0
+    near = 99
+    for v in range(ne):
+        closest = dist[here, int(sv[v, V_TILE])] - far
+        near = min(near, closest)
+        if closest <= 0 and revealed == 0:
+            bound = max(bound, sv[v, V_PH])
+        elif closest + int(sv[v, V_HID]) <= reach:
+            bound = max(bound, 0.5 * sv[v, V_PH])
+    if ms[M_KIND] == KIND_HOLD:
+        bound += 0.6
+    bound -= 0.15 * max(near, 0)
+    bound -= risk
+    return bound - 0.5 * best_here
+
+
 @njit((*CTX, F2), **KERNEL)
 def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """The HOSTILE's ACTIONS for one EDGE with their greedy values ("Hostile Actions",
-    "Spawn"): ATTACK, MOVE (a THREAT moving onto an OPERATIVE AMBUSHES it), SPAWN."""
+    "Spawn"): ATTACK, MOVE (a THREAT moving onto an OPERATIVE AMBUSHES it), SPAWN; a greedy
+    choice keeps only what may be chosen (``offer_from``)."""
+    offer_from(cand, policy(ms, g, 1) == POL_GREEDY)
     n = 0
     sv = cand[MAXC:]  # the survey's scratch rows
     fast = policy(ms, g, 1) == POL_RANDOM  # a random choice needs no values
@@ -1198,21 +1312,23 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
                 val = p * wound_value(un, st, v)
                 best_here = max(best_here, val)
                 n = add(cand, n, C_ATTACK, h, 0, v, val)
-        m = move_rating(un, prof, st, h)
-        mbase = (MAX_MOVE + m - 1) * nt_
+        reach_list = reach_row(ms, move_rating(un, prof, st, h), here)
         risk = 0.0
         if count_on(un, st, 0, here) > 0:
             risk = 0.5 * un[h, U_VALUE]
         if fast:
-            for t in range(nt_):
-                if t != here and mv[mbase + here, t] >= 0:
-                    n = add(cand, n, C_MOVE, h, t, 0, 0.0)
+            for j in range(mv[reach_list, 0]):
+                n = add(cand, n, C_MOVE, h, mv[reach_list, 1 + j], 0, 0.0)
             continue
         for v in range(ne):
             sv[v, V_PH] = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
-        for t in range(nt_):
-            if t == here or mv[mbase + here, t] < 0:
-                continue
+        if hopeless(cand, host_move_bound(dist, mv, ms, sv, ne, reach_list, here,
+                                          st[h, S_REVEALED], opt[row, O_RANGE], risk,
+                                          best_here)):  # fmt: skip
+            skip(cand, mv[reach_list, 0])
+            continue
+        for j in range(mv[reach_list, 0]):
+            t = mv[reach_list, 1 + j]
             val = 0.0
             near = 99
             for v in range(ne):
@@ -1230,15 +1346,15 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
             val -= risk
             n = add(cand, n, C_MOVE, h, t, 0, val - 0.5 * best_here)
     # SPAWN one reserve unit per kind of profile (the first listed of each card)
+    spawns = 3 * MAX_MOVE * nt_  # the row of ``mv`` listing the SPAWN POINTS
     for h in range(un.shape[0]):
         if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_RESERVE:
             continue
         if h > 0 and un[h - 1, U_SIDE] == 1 and st[h - 1, S_ON] == ON_RESERVE:
             if un[h - 1, U_POINTS] == un[h, U_POINTS] and un[h - 1, U_KIND] == un[h, U_KIND]:
                 continue
-        for t in range(nt_):
-            if fld[t, T_SPAWN] == 0:
-                continue
+        for j in range(mv[spawns, 0]):
+            t = mv[spawns, 1 + j]
             near = 99
             val = 0.3
             for v in range(un.shape[0]):
