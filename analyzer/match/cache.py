@@ -44,3 +44,12 @@ def refresh_cache(
     except OSError:  # a read-only installation: numba falls back to its own cache rules
         pass
     return True
+
+
+def refresh_kernel_cache(kernel_file: str, stamp_name: str, *depends_on: str | None) -> bool:
+    """For a kernel module to call at its top, before its first ``@njit``: drop its
+    package's numba cache when the module itself or a file it compiles in (``depends_on``:
+    the ``__file__`` of its layout constants, shared kernels...) changed."""
+    here = Path(kernel_file)
+    sources = [here, *(Path(f) for f in depends_on if f)]
+    return refresh_cache(here.parent / "__pycache__", stamp_name, sources)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzer.games import match_engine, match_systems
-from analyzer.match.cache import refresh_cache
+from analyzer.match.cache import refresh_cache, refresh_kernel_cache
 
 
 def test_refresh_drops_only_this_engines_cache_and_only_on_a_change(tmp_path: Path) -> None:
@@ -25,6 +25,20 @@ def test_refresh_drops_only_this_engines_cache_and_only_on_a_change(tmp_path: Pa
     assert not mine.exists() and other.exists()
 
 
+def test_a_kernel_module_cache_drops_when_a_file_it_compiles_in_changes(tmp_path: Path) -> None:
+    """numba keys a cache on the kernel's own file: a changed layout constant must drop it."""
+    kernel = tmp_path / "match_nb.py"
+    layout = tmp_path / "layout.py"
+    kernel.write_text("def f(): ...\n")
+    layout.write_text("S_HP = 3\n")
+    cached = tmp_path / "__pycache__" / "match_nb.f-1.py311.nbi"
+    refresh_kernel_cache(str(kernel), "k.stamp", str(layout), None)
+    cached.write_text("cached")
+    assert not refresh_kernel_cache(str(kernel), "k.stamp", str(layout)) and cached.exists()
+    layout.write_text("S_HP = 4\n")
+    assert refresh_kernel_cache(str(kernel), "k.stamp", str(layout)) and not cached.exists()
+
+
 def test_no_engine_depends_on_another_engines_files() -> None:
     """Editing one engine must not recompile another: no engine's sources (which key
     its stored results and, for Rapture, its cache stamp) lie in another's package."""
@@ -35,4 +49,5 @@ def test_no_engine_depends_on_another_engines_files() -> None:
                 assert not own & theirs, (system, other)
     from analyzer.games.rapture.match import kernels
 
-    assert all("games/rapture" in str(p) or "dice" in str(p) for p in kernels._sources())
+    shared = ("games/rapture", "analyzer/dice", "analyzer/match/seeding_nb")
+    assert all(any(part in str(p) for part in shared) for p in kernels._sources())

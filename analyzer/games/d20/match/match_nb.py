@@ -21,7 +21,9 @@ import numpy as np
 from numba import njit
 from numba.core import types as nt
 
+from analyzer.dice import random_nb as _random
 from analyzer.dice.random_nb import next_u64, roll_die
+from analyzer.games.d20.match import layout as _layout
 from analyzer.games.d20.match.layout import (
     E_ACTION,
     E_BLOW,
@@ -144,7 +146,14 @@ from analyzer.games.d20.match.layout import (
     S_TURNS,
     S_W,
 )
+from analyzer.match import seeding_nb as _seeding
+from analyzer.match.cache import refresh_kernel_cache
 from analyzer.match.seeding_nb import seed_match, splitmix
+
+# numba keys a cache on this file only: drop it when a file compiled in changes too.
+refresh_kernel_cache(
+    __file__, "d20-kernels.stamp", _layout.__file__, _random.__file__, _seeding.__file__
+)
 
 #: Options of every kernel but ``run_block`` (the entry, which allocates the scratch):
 #: none allocates an array, so all are compiled without numba's runtime (``_nrt=False``:

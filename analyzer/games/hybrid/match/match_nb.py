@@ -217,7 +217,9 @@ MAXB = 48
 W_PATH = W_BUCKET + MAXB - 1
 W_STEP = W_BUCKET + MAXB  # per anchor and absolute step: see mark_steps
 W_QUEUE = W_STEP + 1  # the walking-distance field's queue
-W_ROWS = W_QUEUE + 1
+W_FIRE = W_QUEUE + 1  # fire values per target, level and rockfall (float64 bits): fire_table
+W_ROWS = W_FIRE + 1
+FIRE_ROCK = 8  # rockfall squares on a line that the fire-value table covers
 #: W_STEP bits: terrain and squeeze cost (0..3), a closed door, a friend crossed, contact
 ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
 # rule-test operations (sandbox.py)
@@ -983,9 +985,34 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
 
 
 @njit(cache=True, _nrt=False)
-def best_fire(fi, mp, cell, occ, s, sc, tab, i):
+def clear_fire_table(fi, wk):
+    """Forget the fire values of :func:`fire_table` (the state they were computed in
+    changed: a new activation, or a shot was fired)."""
+    fv = wk[W_FIRE].view(np.float64)
+    for k in range(fi.shape[0] * 7 * FIRE_ROCK):
+        fv[k] = -1.0
+
+
+@njit(cache=True, _nrt=False)
+def fire_table(fi, s, tab, sc, wk, i, j, lv, rock):
+    """:func:`fire_value` of ``i`` at ``j``, memoised per (target, level, rockfall) for one
+    state: it does not depend on where ``i`` stands, so a search over his destinations
+    computes it once (the table is reset by :func:`clear_fire_table`)."""
+    shots = 2 if lv == 6 else 1
+    if rock >= FIRE_ROCK:
+        return fire_value(fi, s, tab, sc, i, j, lv, rock, shots)
+    fv = wk[W_FIRE].view(np.float64)
+    k = (j * 7 + lv) * FIRE_ROCK + rock
+    if fv[k] < 0.0:
+        fv[k] = fire_value(fi, s, tab, sc, i, j, lv, rock, shots)
+    return fv[k]
+
+
+@njit(cache=True, _nrt=False)
+def best_fire(fi, mp, cell, occ, s, sc, tab, wk, i):
     """The best (level, target, value) for ``i`` firing from where he stands now (the
-    conditions of :func:`fire_ok`, from one or two sightlines per enemy)."""
+    conditions of :func:`fire_ok`, from one or two sightlines per enemy; the values
+    from :func:`fire_table`)."""
     top = level_now(fi, s, i, COL_F)
     if top > 6:
         top = 6
@@ -1000,6 +1027,14 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, i):
         if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
             continue
         if chebyshev(fi, s, i, j) > reach_:
+            continue
+        # no sightline needed if even a shot without rockfall could not beat the best
+        # (values only fall with rockfall: a lower SL)
+        bound = 0.0
+        for lv in (6, 5, 4, 2, 1):
+            if lv <= top:
+                bound = max(bound, fire_table(fi, s, tab, sc, wk, i, j, np.int64(lv), ZERO))
+        if bound <= bv + 1e-12:
             continue
         contact = touching(fi, s, i, j)
         v1 = -1 if contact else sight(fi, mp, cell, occ, s, sc, i, j, ONE, ONE)
@@ -1021,7 +1056,7 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, i):
                 rock = v1
             if rock < 0:
                 continue
-            v = fire_value(fi, s, tab, sc, i, j, lv, rock, 2 if lv == 6 else 1)
+            v = fire_table(fi, s, tab, sc, wk, i, j, np.int64(lv), rock)
             if v > bv + 1e-12:
                 bv = v
                 bl = lv
@@ -1548,6 +1583,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     if s[i, S_STOPPED] > 0:
         budget = 0
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
+    clear_fire_table(fi, wk)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     field(fi, mp, cell, sc, s, wk, i, goal)
     here = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
@@ -1652,7 +1688,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     s[i, S_X] = x
                     s[i, S_Y] = y
                     s[i, S_FACE] = fbest
-                    lv, j, v = best_fire(fi, mp, cell, occ, s, sc, tab, i)
+                    lv, j, v = best_fire(fi, mp, cell, occ, s, sc, tab, wk, i)
                     s[i, S_X] = x0
                     s[i, S_Y] = y0
                     s[i, S_FACE] = f0
@@ -1725,7 +1761,8 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     elif kind == K_FIRE:
         shots = 2 if lv == 6 else 1
         for sh in range(shots):
-            _bl, bj, _bv = best_fire(fi, mp, cell, occ, s, sc, tab, i)
+            clear_fire_table(fi, wk)
+            _bl, bj, _bv = best_fire(fi, mp, cell, occ, s, sc, tab, wk, i)
             keep = sh == 0 and j >= 0 and fire_ok(fi, mp, cell, occ, s, sc, i, j, lv) >= 0
             tj = j if keep else bj
             if tj < 0 or fire_ok(fi, mp, cell, occ, s, sc, i, tj, lv) < 0:

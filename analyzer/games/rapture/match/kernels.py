@@ -28,6 +28,7 @@ from analyzer.games.rapture.match import (
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.calls_nb import SIGS
 from analyzer.games.rapture.match.context_nb import JIT
+from analyzer.match import seeding_nb
 from analyzer.match.cache import refresh_cache as shared_refresh
 
 I1 = types.int64[::1]
@@ -84,7 +85,8 @@ def _sources() -> list[Path]:
     """The files the compiled code depends on (the numba modules, the layout constants, this
     module); the Python-only modules of the package may change without a recompile."""
     own = [*sorted(HERE.glob("*_nb.py")), HERE / "layout.py", HERE / "kernels.py"]
-    return [*own, Path(random_nb.__file__), HERE.parent / "rules.py"]
+    shared = [Path(random_nb.__file__), Path(seeding_nb.__file__)]
+    return [*own, *shared, HERE.parent / "rules.py"]
 
 
 def refresh_cache() -> None:
