@@ -89,3 +89,23 @@ def test_strong_plan_choice_is_paired_against_greedy() -> None:
     assert M.paired_best(noisy, 0.0) == 1  # mean gain 5 beats 1
     assert M.paired_best(noisy, 1.0) == 2  # 5 +- 18 is not 1 SE clear; 1 +- 0 is
     assert M.paired_best(-noisy, 0.0) == 0  # no plan gains: greedy's
+
+
+def test_kernel_cache_depends_on_every_imported_analyzer_module() -> None:
+    """Every ``analyzer`` module that ``match_nb.py`` imports is compiled into the
+    kernels, so it is hashed into the cache stamp (else an edit of a shared kernel such
+    as ``paired_nb`` would leave stale machine code)."""
+    import ast
+
+    from analyzer.games.heroscape.match import engine
+
+    tree = ast.parse((engine.PACKAGE_DIR / "match_nb.py").read_text())
+    imported = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("analyzer.")
+    }
+    root = engine.PACKAGE_DIR.parents[3]
+    files = {root / (mod.replace(".", "/") + ".py") for mod in imported}
+    assert root / "analyzer/match/paired_nb.py" in files
+    assert files <= set(engine.kernel_sources())

@@ -201,16 +201,23 @@ class HeroscapeMatchEngine(ArmyListSides):
 _REFRESHED: list[bool] = []
 
 
+def kernel_sources() -> list[Path]:
+    """The files compiled into the kernels: ``match_nb.py``, its layout constants and the
+    shared kernels it calls (an edit of any of them drops the numba cache)."""
+    from analyzer.dice import random_nb
+    from analyzer.match import paired_nb, seeding_nb
+
+    shared = (random_nb, seeding_nb, paired_nb)
+    return [PACKAGE_DIR / "match_nb.py", PACKAGE_DIR / "layout.py"] + [
+        Path(str(mod.__file__)) for mod in shared
+    ]
+
+
 def kernels() -> Any:
     """The numba kernels, their cache dropped first (once per process) when the files
     they depend on changed."""
     if not _REFRESHED:
-        from analyzer.dice import random_nb
-        from analyzer.match import seeding_nb
-
-        deps = [PACKAGE_DIR / "match_nb.py", PACKAGE_DIR / "layout.py"]
-        deps += [Path(random_nb.__file__), Path(seeding_nb.__file__)]
-        refresh_cache(PACKAGE_DIR / "__pycache__", "heroscape-kernels.stamp", deps)
+        refresh_cache(PACKAGE_DIR / "__pycache__", "heroscape-kernels.stamp", kernel_sources())
         _REFRESHED.append(True)
     from analyzer.games.heroscape.match import match_nb
 

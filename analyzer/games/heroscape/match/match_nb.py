@@ -152,6 +152,7 @@ from analyzer.games.heroscape.match.layout import (
     TR_WELLSPRING,
     WK_ROWS,
 )
+from analyzer.match.paired_nb import paired_gain_se
 from analyzer.match.seeding_nb import seed_match, splitmix
 
 #: numba types of the two tuples: helpers that callers pass literal ints get explicit
@@ -1542,21 +1543,14 @@ def strong_markers(st, m, m2, side):
 def paired_best(vals, margin):
     """The plan (row of ``vals``: its rollouts' values, common random numbers per
     column) whose mean gain over plan 0 (greedy's) is the largest, among the plans whose
-    paired gain exceeds ``margin`` standard errors (the winner's curse: the best of a few
-    noisy means is biased upward); 0 when none does."""
+    paired gain (:func:`~analyzer.match.paired_nb.paired_gain_se`) exceeds ``margin``
+    standard errors (the winner's curse: the best of a few noisy means is biased
+    upward); 0 when none does."""
     np_, nr = vals.shape
     best = 0
     top = 0.0
     for p in range(1, np_):
-        mean = 0.0
-        for r in range(nr):
-            mean += vals[p, r] - vals[0, r]
-        mean /= nr
-        var = 0.0
-        for r in range(nr):
-            dv = vals[p, r] - vals[0, r] - mean
-            var += dv * dv
-        se = np.sqrt(var / (nr - 1) / nr) if nr > 1 else 0.0
+        mean, se = paired_gain_se(vals, p, nr)
         if mean > 1e-9 + margin * se and mean > top + 1e-9:
             top = mean
             best = p
