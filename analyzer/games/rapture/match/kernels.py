@@ -28,7 +28,7 @@ from analyzer.games.rapture.match import (
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.calls_nb import SIGS
 from analyzer.games.rapture.match.context_nb import JIT
-from analyzer.match import seeding_nb
+from analyzer.match import paired_nb, seeding_nb
 from analyzer.match.cache import refresh_cache as shared_refresh
 
 I1 = types.int64[::1]
@@ -83,9 +83,10 @@ STAMP = CACHE_DIR / "rapture_match_sources.sha256"
 
 def _sources() -> list[Path]:
     """The files the compiled code depends on (the numba modules, the layout constants, this
-    module); the Python-only modules of the package may change without a recompile."""
+    module, the shared kernels it compiles in); the Python-only modules of the package may
+    change without a recompile."""
     own = [*sorted(HERE.glob("*_nb.py")), HERE / "layout.py", HERE / "kernels.py"]
-    shared = [Path(random_nb.__file__), Path(seeding_nb.__file__)]
+    shared = [Path(str(m.__file__)) for m in (random_nb, seeding_nb, paired_nb)]
     return [*own, *shared, HERE.parent / "rules.py"]
 
 

@@ -78,6 +78,7 @@ from analyzer.games.rapture.match.layout import (
 )
 from analyzer.games.rapture.match.policies_nb import W_COLS
 from analyzer.games.rapture.match.state_nb import forget_walks, lead_model
+from analyzer.match.paired_nb import paired_gain_se
 
 #: Weight of the points still standing (scaled by health) in the evaluation.
 LA_ALPHA = 0.5
@@ -169,19 +170,12 @@ def fork(X, X2, seed, r):
 def clear_winner(vals, n, rollouts):
     """Row of ``vals`` to play: 0 (the greedy choice) unless another row beats it by a clear
     margin, paired over the same random streams (mean gain above ``MIN_GAIN`` and
-    ``Z_GAIN`` standard errors; the largest such gain wins)."""
+    ``Z_GAIN`` standard errors, from the shared ``paired_gain_se``; the largest such gain
+    wins)."""
     pick = np.int64(0)
     gain = np.float64(0.0)
     for j in range(1, n):
-        mean = 0.0
-        for r in range(rollouts):
-            mean += vals[j, r] - vals[0, r]
-        mean /= rollouts
-        var = 0.0
-        for r in range(rollouts):
-            d = vals[j, r] - vals[0, r] - mean
-            var += d * d
-        se = np.sqrt(var / max(rollouts - 1, 1) / rollouts)
+        mean, se = paired_gain_se(vals, j, rollouts)
         if mean > MIN_GAIN and mean > Z_GAIN * se and mean > gain:
             gain = mean
             pick = j
