@@ -53,15 +53,28 @@ def test_sight_cache_keeps_the_newest_files(
     assert len(list(sight_cache.glob("sight-*.npy"))) == 2
 
 
-def test_greedy_melee_mirror_engages() -> None:
+@pytest.mark.parametrize("scenario", ["open_field", "highlands"])
+def test_greedy_melee_mirror_engages(scenario: str) -> None:
     """All-melee mirror (Utgar Warband): greedy closes in and fights.  With the former
-    default threat weight 0.5 both sides held back out of reach: every match was a draw
-    without a single attack."""
+    default threat weight 0.5 both sides held back out of reach on the open field, and
+    with the threat summed over every enemy card (``threat_cards=all``, the former
+    reading) on the highlands: every match a draw without a single attack."""
     lists = LISTS / "utgar_warband.yaml"
-    setup = prepare("heroscape", lists, lists, options={"first": "alternate"})
+    opts = {"first": "alternate"}
+    setup = prepare("heroscape", lists, lists, scenario=scenario, options=opts)
     rec, _ = run_records(ENGINE, setup, 24, 2026, threads=1)
     assert (rec[:, ATTACKS] > 0).all()
     assert (rec[:, 0] != 0).sum() >= 20  # decided (not drawn) matches
+
+
+def test_threat_of_one_card_breaks_the_highlands_standoff() -> None:
+    """The option matters: with the threat summed over every enemy card the highlands
+    Utgar mirror never attacks (the standoff the per-card threat removed)."""
+    lists = LISTS / "utgar_warband.yaml"
+    opts = {"first": "alternate", "threat_cards": "all"}
+    setup = prepare("heroscape", lists, lists, scenario="highlands", options=opts)
+    rec, _ = run_records(ENGINE, setup, 24, 2026, threads=1)
+    assert (rec[:, ATTACKS] == 0).all()
 
 
 @pytest.mark.parametrize("scenario", ["open_field", "highlands", "rumble_at_the_rift"])

@@ -52,6 +52,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "falling": flag(),
     "leaving_dice": integer(0, 5),
     "threat": number(0, 3),
+    "threat_cards": choice("next", "all"),
     "strong_plans": integer(1, 6),
     "strong_rollouts": integer(1, 16),
     "strong_margin": number(0, 5),
@@ -65,6 +66,9 @@ OPTION_HELP: dict[str, str] = {
     "skull = 1 wound; 2 dice from height + 10)",
     "leaving_dice": "combat dice of a leaving engagement attack (each skull 1 wound, no defense)",
     "threat": "greedy: weight of the enemy's expected wounds on a space against its value",
+    "threat_cards": "greedy: the threat on a space counts the one enemy Army Card whose "
+    "figures could take the most (next: the enemy's next Player Turn moves one card) or "
+    "every enemy card (all)",
     "strong_plans": "strong policy: order-marker plans tried each round",
     "strong_rollouts": "strong policy: rollouts per plan (common random numbers)",
     "strong_margin": "strong policy: a plan replaces greedy's markers only when its paired "
@@ -77,6 +81,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "falling": True,
     "leaving_dice": 1,
     "threat": 0.3,
+    "threat_cards": "next",
     "strong_plans": 4,
     "strong_rollouts": 4,
     "strong_margin": 0.0,
@@ -236,6 +241,7 @@ def compile_arrays(
     op[L.O_LOOK_K] = int(opts["strong_plans"])
     op[L.O_LOOK_ROLLOUTS] = int(opts["strong_rollouts"])
     op[L.O_THREAT] = round(float(opts["threat"]) * 1000)
+    op[L.O_THREAT_ALL] = int(opts["threat_cards"] == "all")
     op[L.O_STRONG_MARGIN] = round(float(opts["strong_margin"]) * 1000)
     op[L.O_NHC] = len(heights)
     arrays = (

@@ -111,6 +111,7 @@ from analyzer.games.heroscape.match.layout import (
     O_SKULL,
     O_STRONG_MARGIN,
     O_THREAT,
+    O_THREAT_ALL,
     O_TIME_WINNER,
     O_TRAP_WOUNDS,
     O_TRAPS,
@@ -934,16 +935,25 @@ def best_attack_from(st, m, i, h, atk, rv):
 @njit(cache=True, _nrt=False)
 def threat_on(st, m, i, h):
     """Expected worth the enemies could take from ``i`` on ``h`` next turn (enemies that
-    can reach it: in range now, or within Move + Range; values from :func:`foe_context`)."""
-    hx, fi, fr, s, wk = st[0], st[4], st[5], m[0], m[8]
+    can reach it: in range now, or within Move + Range; values from :func:`foe_context`).
+    "Take Army Card Turns": the enemy's next Player Turn moves the figures of one Army
+    Card, so the threat is that of the enemy card that could take the most
+    (``threat_cards`` = next; all: the sum over every enemy card)."""
+    hx, fi, fr, s, op, wk = st[0], st[4], st[5], m[0], st[9], m[8]
     li = hx[h, H_LEVEL]
     left = fi[i, F_LIFE] - s[i, S_WOUNDS]
     d_low = defense_value_at(st, m, i, h, False)
     d_high = defense_value_at(st, m, i, h, True)
     tot = 0.0
-    for k in range(fi.shape[0]):
+    top = 0.0
+    card = -1
+    for k in range(fi.shape[0]):  # a card's figures are consecutive rows
         if wk[W_FOE, k] == 0:
             continue
+        if fi[k, F_CARD] != card:
+            top = max(top, tot)
+            tot = 0.0 if op[O_THREAT_ALL] == 0 else tot
+            card = fi[k, F_CARD]
         d = wk[W_FDIST, k]
         rk = wk[W_FRANGE, k]
         if d > fi[k, F_MOVE] + rk:
@@ -954,7 +964,7 @@ def threat_on(st, m, i, h):
         e, _ = expected(st, a, dd, left)
         w = 1.0 if d <= rk else NEXT_TURN
         tot += w * e * fr[i, 0]
-    return tot
+    return max(top, tot)
 
 
 @njit(cache=True, _nrt=False)
