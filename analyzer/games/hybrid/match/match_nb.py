@@ -23,7 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyzer.dice import random_nb as _random
 from analyzer.dice.random_nb import next_u64, roll_die
+from analyzer.games.hybrid import rolls as _rolls
+from analyzer.games.hybrid import rules as _rules
+from analyzer.games.hybrid.match import layout as _layout
 from analyzer.games.hybrid.match.layout import (
     C_COLUMN,
     C_DOOR,
@@ -147,7 +151,23 @@ from analyzer.games.hybrid.match.layout import (
     S_Y,
 )
 from analyzer.games.hybrid.rolls import classify
+from analyzer.match import paired_nb as _paired
+from analyzer.match import seeding_nb as _seeding
+from analyzer.match.cache import refresh_kernel_cache
+from analyzer.match.paired_nb import paired_gain_se
 from analyzer.match.seeding_nb import seed_match, splitmix
+
+# numba keys a cache on this file only: drop it when a file compiled in changes too.
+refresh_kernel_cache(
+    __file__,
+    "hybrid-kernels.stamp",
+    _layout.__file__,
+    _random.__file__,
+    _rolls.__file__,
+    _rules.__file__,
+    _seeding.__file__,
+    _paired.__file__,
+)
 
 #: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
 #: counting of their array arguments); those that allocate or copy arrays keep it
@@ -1992,14 +2012,11 @@ def stream(rng, base, r, i, rnd):
 
 
 @njit(cache=True, _nrt=False)
-def paired_gain(sum_d, sum_d2, nr, margin):
-    """The strong policy's test: the mean paired gain over greedy's choice less ``margin``
-    / 10 standard errors, or -1 when the mean gain is not positive."""
-    mean = sum_d / nr
+def paired_gain(mean, se, margin):
+    """The strong policy's test on a paired gain (:func:`paired_gain_se`): the mean less
+    ``margin`` / 10 standard errors, or -1 when the mean gain is not positive."""
     if mean <= 0.0:
         return -1.0
-    var = (sum_d2 - nr * mean * mean) / (nr - 1) if nr > 1 else 0.0
-    se = np.sqrt(var / nr) if var > 0.0 else 0.0
     return mean - margin / 10.0 * se
 
 
@@ -2012,13 +2029,8 @@ def best_paired(values, nc, margin):
     best_gain = 0.0
     bc = 0
     for c in range(1, nc):
-        sum_d = 0.0
-        sum_d2 = 0.0
-        for r in range(nr):
-            d = values[c, r] - values[0, r]
-            sum_d += d
-            sum_d2 += d * d
-        gain = paired_gain(sum_d, sum_d2, nr, margin)
+        mean, se = paired_gain_se(values, c, nr)
+        gain = paired_gain(mean, se, margin)
         if gain > best_gain:
             best_gain = gain
             bc = c
