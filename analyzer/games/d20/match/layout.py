@@ -94,7 +94,9 @@ P_Y = 1
 P_FACE = 2  # facing, radians
 P_SX = 3  # position at the start of its turn ("Shooting in the back")
 P_SY = 4
-P_COLS = 5
+P_FX = 5  # cos and sin of the facing (set with it: the arc tests read them)
+P_FY = 6
+P_COLS = 7
 OFF_BOARD = -1000.0
 
 # ------------------------------------------------ S: per figurine, int64 (state)

@@ -20,6 +20,7 @@ import math
 import numpy as np
 from numba import njit
 from numba.core import types as nt
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analyzer.dice import random_nb as _random
 from analyzer.dice.random_nb import next_u64, roll_die
@@ -107,6 +108,8 @@ from analyzer.games.d20.match.layout import (
     OFF_BOARD,
     P_COLS,
     P_FACE,
+    P_FX,
+    P_FY,
     P_SX,
     P_SY,
     P_X,
@@ -178,7 +181,7 @@ CONTACT = 0.2
 MOFF = 60
 MAXC = 12  # movement candidates per figurine
 #: Rows of the scratch ``wk``: 0..MAXC-1 the candidates (9 columns: target x, y, mode,
-#: budget, then ``keep_walk``'s), MAXC a cover row, SEEN ``pos_value``'s sightlines.
+#: budget, then ``keep_walk``'s), MAXC spare, SEEN ``pos_value``'s sightlines.
 SEEN = MAXC + 1
 UNKNOWN = -2  # shoot's cover argument when the caller has not computed it
 BIG = 1e9
@@ -444,23 +447,27 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
 def in_front(p, i, x, y, r):
     """ "Field of vision": a figurine sees in a 180 degree arc to the front (the
     prolongation of the arc included: a stand touching the front half-plane)."""
-    fx = math.cos(p[i, P_FACE])
-    fy = math.sin(p[i, P_FACE])
-    return (x - p[i, P_X]) * fx + (y - p[i, P_Y]) * fy >= -r
+    return (x - p[i, P_X]) * p[i, P_FX] + (y - p[i, P_Y]) * p[i, P_FY] >= -r
 
 
 @njit((F2, i8, f8, f8), **INNER)
 def rear(p, j, ax, ay):
     """ "Shooting in the back": the attack begins in the target's rear arc."""
-    fx = math.cos(p[j, P_FACE])
-    fy = math.sin(p[j, P_FACE])
-    return (ax - p[j, P_X]) * fx + (ay - p[j, P_Y]) * fy < -1e-9
+    return (ax - p[j, P_X]) * p[j, P_FX] + (ay - p[j, P_Y]) * p[j, P_FY] < -1e-9
+
+
+@njit((F2, i8, f8), **INNER)
+def set_face(p, i, a):
+    """Facing ``a`` radians, with its cosine and sine (read by ``in_front`` and ``rear``)."""
+    p[i, P_FACE] = a
+    p[i, P_FX] = math.cos(a)
+    p[i, P_FY] = math.sin(a)
 
 
 @njit((F2, i8, f8, f8), **INNER)
 def face(p, i, x, y):
     if abs(x - p[i, P_X]) + abs(y - p[i, P_Y]) > 1e-9:
-        p[i, P_FACE] = math.atan2(y - p[i, P_Y], x - p[i, P_X])
+        set_face(p, i, math.atan2(y - p[i, P_Y], x - p[i, P_X]))
 
 
 @njit((I2, i8, b1), **INNER)
@@ -665,13 +672,33 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
 
 
 # =========================================================== movement
-@njit((I2, F2, i8, i8, f8, f8), **INNER)
-def slow_at(fi, ter, nter, i, x, y):
+#: Elements from this row on have no bit in a ``near_path`` mask (always looked at).
+MASK_BITS = 62
+
+
+@njit((i8, i8, i8), **INNER)
+def next_near(mask, k, nter):
+    """The first element after ``k`` in the ``near_path`` mask (``nter``: none left)."""
+    k += 1
+    if k >= MASK_BITS:
+        return k
+    m = mask >> k
+    if m == 0:
+        return nter
+    return min(k + trailing_zeros(m), MASK_BITS)
+
+
+@njit((I2, F2, i8, i8, i8, f8, f8), **INNER)
+def slow_at(fi, ter, nter, mask, i, x, y):
     """Difficult terrain at (x, y) for ``i``: a difficult zone, water, or an element low
     enough to climb over ("3.1 Movements": elements gone around or climbed over "become
     difficult terrain"; "To move through water ... its movement is divided by two").
-    ``nter``: the elements looked at (rows 0..nter-1)."""
-    for k in range(nter):
+    ``nter``: the elements looked at (rows 0..nter-1), of them only those in ``mask``."""
+    k = -1
+    while True:
+        k = next_near(mask, k, nter)
+        if k >= nter:
+            break
         kind = ter[k, 6]
         if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
             continue
@@ -681,17 +708,19 @@ def slow_at(fi, ter, nter, i, x, y):
 
 
 @njit((F2, F1, f8, f8, f8, f8, f8), **INNER)
-def clear_path(ter, sc, x0, y0, x1, y1, grow):
-    """Whether no element's box grown by ``grow`` meets the bounding box of the segment
-    (x0, y0)-(x1, y1) (then no element can stop, slow or be climbed on it)."""
+def near_path(ter, sc, x0, y0, x1, y1, grow):
+    """Bit ``k``: element ``k``'s box grown by ``grow`` meets the bounding box of the
+    segment (x0, y0)-(x1, y1) (an element without its bit can neither stop, slow nor be
+    climbed on it: ``walk`` skips it); 0 when no element can."""
     bx0 = min(x0, x1) - grow
     bx1 = max(x0, x1) + grow
     by0 = min(y0, y1) - grow
     by1 = max(y0, y1) + grow
+    mask = 0
     for k in range(int(sc[S_NTER])):
         if ter[k, 0] <= bx1 and ter[k, 2] >= bx0 and ter[k, 1] <= by1 and ter[k, 3] >= by0:
-            return False
-    return True
+            mask |= 1 << min(k, MASK_BITS)
+    return mask
 
 
 @njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), **INNER)
@@ -714,11 +743,17 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     tlim = 1.0
     stop = 0
     elem = -1
-    if clear_path(ter, sc, x0, y0, tx, ty, r + 0.2):
-        # no element near the move: the loop below would walk the whole segment at
-        # full speed (same arithmetic: a cost of ln, else budget / (1.0 * ln))
+    # the elements near the move (the others cannot act on it: skipped, same answer); none:
+    # the loop below walks the whole segment at full speed (a cost of ln, else
+    # budget / (1.0 * ln))
+    mask = near_path(ter, sc, x0, y0, tx, ty, r + 0.2)
+    if mask == 0:
         nter = 0
-    for k in range(nter):
+    k = -1
+    while True:
+        k = next_near(mask, k, nter)
+        if k >= nter:
+            break
         kind = ter[k, 6]
         if (kind != K_ELEMENT and kind != K_TERMINAL) or 2.0 * ter[k, 4] < fi[i, F_MOVE]:
             continue
@@ -754,7 +789,11 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
         left = budget
         while t < tlim - 1e-12:
             tn = tlim
-            for k in range(nter):
+            k = -1
+            while True:
+                k = next_near(mask, k, nter)
+                if k >= nter:
+                    break
                 tin, tout = seg_rect(x0, y0, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
                 if tin <= tout:
                     if t + 1e-9 < tin < tn:
@@ -762,9 +801,8 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
                     if t + 1e-9 < tout < tn:
                         tn = tout
             tm = 0.5 * (t + tn)
-            mult = (
-                2.0 if slow_at(fi, ter, nter, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm) else 1.0
-            )
+            slow = slow_at(fi, ter, nter, mask, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm)
+            mult = 2.0 if slow else 1.0
             cost = (tn - t) * ln * mult
             if cost <= left:
                 left -= cost
@@ -836,7 +874,7 @@ def move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem,
     p[i, P_X] = x
     p[i, P_Y] = y
     if abs(x - x0) + abs(y - y0) > 1e-9:
-        p[i, P_FACE] = math.atan2(y - y0, x - x0)
+        set_face(p, i, math.atan2(y - y0, x - x0))
     s[i, S_CLIMB] = elem + 1 if stop == 2 else 0
     log(g, ev, E_MOVE, fi[i, F_SIDE], i, mode, mm(x0), mm(y0), mm(x), mm(y), stop, elem, 0)
     if not react:
@@ -1102,26 +1140,31 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
                 n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
             if which == 0:
                 n = add_cand(wk, n, x + dx / dl * stand, y + dy / dl * stand, M_WATCHFUL, 0.5 * mv)
-    # covers: the far side of the nearest elements from the enemies
+    # covers: the far side of the two nearest elements from the enemies (one pass: the
+    # nearest, then the nearest of the others; ties to the first element)
+    k1 = -1
+    d1 = BIG
+    k2 = -1
+    d2 = BIG
+    for k in range(int(sc[S_NTER])):
+        if ter[k, 6] == K_DIFFICULT or ter[k, 6] == K_WATER:
+            continue
+        if ter[k, 5] <= 0 and ter[k, 4] <= fr[i, R_HEIGHT]:
+            continue
+        dk = dist(0.5 * (ter[k, 0] + ter[k, 2]) - x, 0.5 * (ter[k, 1] + ter[k, 3]) - y)
+        if dk < d1:
+            k2 = k1
+            d2 = d1
+            k1 = k
+            d1 = dk
+        elif dk < d2:
+            k2 = k
+            d2 = dk
     for rep in range(2):
-        kb = -1
-        kd = BIG
-        for k in range(int(sc[S_NTER])):
-            if ter[k, 6] == K_DIFFICULT or ter[k, 6] == K_WATER:
-                continue
-            if ter[k, 5] <= 0 and ter[k, 4] <= fr[i, R_HEIGHT]:
-                continue
-            if rep == 1 and k == int(wk[MAXC, 0]):
-                continue
-            mx = 0.5 * (ter[k, 0] + ter[k, 2])
-            my = 0.5 * (ter[k, 1] + ter[k, 3])
-            dk = dist(mx - x, my - y)
-            if dk < kd:
-                kd = dk
-                kb = k
+        kb = k1 if rep == 0 else k2
+        kd = d1 if rep == 0 else d2
         if kb < 0 or kd > 2.0 * mv + 20.0:
             break
-        wk[MAXC, 0] = kb
         mx = 0.5 * (ter[kb, 0] + ter[kb, 2])
         my = 0.5 * (ter[kb, 1] + ter[kb, 3])
         ux = mx - cx
@@ -1804,7 +1847,7 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
         idx += 1
         p[i, P_X] = x
         p[i, P_Y] = y
-        p[i, P_FACE] = 0.5 * math.pi if side == 0 else -0.5 * math.pi
+        set_face(p, i, 0.5 * math.pi if side == 0 else -0.5 * math.pi)
         s[i, S_ALIVE] = 1
         log(g, ev, E_DEPLOY, side, i, mm(x), mm(y), 0, 0, 0, 0, 0, 0)
 

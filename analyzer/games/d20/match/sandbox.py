@@ -61,6 +61,8 @@ class Sandbox:
         self.p[i, L.P_X] = self.p[i, L.P_SX] = x
         self.p[i, L.P_Y] = self.p[i, L.P_SY] = y
         self.p[i, L.P_FACE] = math.radians(facing)
+        self.p[i, L.P_FX] = math.cos(self.p[i, L.P_FACE])
+        self.p[i, L.P_FY] = math.sin(self.p[i, L.P_FACE])
         self.s[i, L.S_ALIVE] = 1
         self.s[i, L.S_CP] = fi[i, L.F_CP] if cp is None else cp
         if mode is not None:
