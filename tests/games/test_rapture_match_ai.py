@@ -107,6 +107,43 @@ def test_a_shooter_in_the_water_leaves_it_and_shoots(tmp_path: Path) -> None:
     assert any("ranged attack" in line for line in box.lines()), box.lines()
 
 
+@pytest.mark.parametrize(("kyenar_y", "pruned"), [(60.0, True), (85.0, False)])
+def test_greedy_lists_only_the_moves_that_can_beat_its_choice(
+    tmp_path: Path, kyenar_y: float, pruned: bool
+) -> None:
+    # Candidates in mode 2 (what greedy play uses) leave out a move whose upper bound
+    # (policies_nb.value_bound) cannot beat a candidate already listed; the best
+    # candidate is the same as with every candidate scored (mode 1).  Noelle (rifle range
+    # 40) with Kyenar 30 cm away shoots: moving cannot beat the shot, no move is walked.
+    # With Kyenar out of range nothing beats moving, and every move is scored.
+    setup = prepare(
+        _write_list(tmp_path, "A", ["Noelle"]),
+        _write_list(tmp_path, "B", ["Kyenar"]),
+        options=MatchOptions(missions=False),
+    )
+    box = Sandbox(setup)
+    box.terrain([("obstacle", 40, 20, 10, 2)])  # cover within reach: a move candidate
+    box.place("A", "Noelle", 45, 30)
+    box.place("B", "Kyenar", 45, kyenar_y)
+    box.start()
+    u = box.unit("A", "Noelle")
+    lists = []
+    for mode in (1, 2):
+        n = box.op(17, u, mode)  # OP_CANDIDATES
+        lists.append(box.C[:n].copy())
+    full, best = lists
+    kinds = full[:, L.C_KIND].astype(int)
+    assert L.A_MOVE in kinds
+    for c in (full, best):  # the same choice, first on ties (policies_nb.pick)
+        assert (
+            c[np.argmax(c[:, L.C_SCORE])].tolist() == full[np.argmax(full[:, L.C_SCORE])].tolist()
+        )
+    moves = best[best[:, L.C_KIND].astype(int) == L.A_MOVE]
+    assert (len(moves) == 0) == pruned
+    assert len(best) < len(full) if pruned else best.tolist() == full.tolist()
+    assert (int(full[np.argmax(full[:, L.C_SCORE]), L.C_KIND]) == L.A_RANGED) == pruned
+
+
 @pytest.mark.parametrize("press", [True, False])
 def test_an_engaged_hero_strikes_the_model_that_would_strike_it(
     tmp_path: Path, press: bool

@@ -30,7 +30,7 @@ _n = types.none
 
 #: signatures of the functions called by address (``X`` is the context array)
 SIGS: dict[int, Any] = {
-    L.F_CANDIDATES: _i(I1, _i, F2, _b),
+    L.F_CANDIDATES: _i(I1, _i, F2, _i),
     L.F_MOVE: _n(I1, _i, _f, _f, _b, _i),
     L.F_CC: _n(I1, _i, _i),
     L.F_RANGED: _n(I1, _i, _i),
@@ -120,8 +120,8 @@ FN = L.X_FN
 
 
 @njit(**INLINE)
-def p_candidates(X, u, C, greedy):
-    return _c_candidates(X[FN + L.F_CANDIDATES], X, u, C, greedy)
+def p_candidates(X, u, C, mode):
+    return _c_candidates(X[FN + L.F_CANDIDATES], X, u, C, mode)
 
 
 @njit(**INLINE)

@@ -90,7 +90,7 @@ from analyzer.games.rapture.match.layout import (
     UI_STATUS,
     US_SIDE,
 )
-from analyzer.games.rapture.match.policies_nb import pick
+from analyzer.games.rapture.match.policies_nb import SCORE_BEST, pick
 from analyzer.games.rapture.match.state_nb import ev
 
 MAX_ACTIONS_PER_ACTIVATION = 24
@@ -160,7 +160,7 @@ def finish_activation(X, u, policy, C):
     for _ in range(MAX_ACTIONS_PER_ACTIVATION):
         if UI[u, UI_STATUS] != 0 or G[G_OVER] == 1 or UI[u, UI_MK + MK_ESCAPE] > 0:
             break
-        n = p_candidates(X, u, C, policy != P_RANDOM)
+        n = p_candidates(X, u, C, np.int64(0 if policy == P_RANDOM else SCORE_BEST))
         i = pick(C, n, policy, xRNG(X))
         if np.int64(C[i, C_KIND]) == A_END:
             ev(X, EV_NOACTION, xUS(X)[u, US_SIDE], u, -1, -1, -1, 0, 0, 0, 0, 0, 0)

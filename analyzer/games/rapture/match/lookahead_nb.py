@@ -199,7 +199,7 @@ def activate_lookahead(X, u, C, C2, X2):
     for _ in range(MAX_STEPS):
         if UI[u, UI_STATUS] != 0 or G[G_OVER] == 1 or UI[u, UI_MK + MK_ESCAPE] > 0:
             break
-        n = p_candidates(X, u, C, np.bool_(True))
+        n = p_candidates(X, u, C, np.int64(1))  # every candidate scored
         if n <= 1:
             break
         # the greedy choice first, then the next best k-1 candidates by greedy score

@@ -765,7 +765,7 @@ def run_op(S, FN, MF, MI, UI, G, GF, TER, rng, script, TR, WS, WI, C, op, a0, a1
     elif op == OP_PLAY:
         p_drive(X, CV, np.int64(-1), np.bool_(False))
     elif op == OP_CANDIDATES:
-        out = p_candidates(X, a0, CV, a1 == 1)
+        out = p_candidates(X, a0, CV, a1)
     elif op == OP_LOF:
         out = line_of_fire(xMF(X), xMI(X), xSI(X), xSF(X), xSI(X).shape[0], a0, a1, np.int64(3))
     return out + np.int64(0 * (MF[0, 0] + C[0, 0] + S[1][0, 0] + X0[0]))

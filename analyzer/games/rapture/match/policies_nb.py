@@ -217,6 +217,12 @@ OPP_W = 0.8
 MOVE_COST = 0.05
 #: Value of one reaction point (reactions must beat it).
 RP_COST = 0.4
+#: ``candidates`` mode: score only what the greedy choice needs (moves pruned by a bound).
+SCORE_BEST = 2
+#: Margins of that bound: cm beyond the move budget a walk could end (none is known), and
+#: VP for rounding.
+WS_SLACK = 0.5
+BOUND_EPS = 1e-6
 
 
 # -------------------------------------------------------------- exact tables
@@ -548,9 +554,13 @@ def _tied_up(X, v):
 
 
 @njit(**INLINE)
-def objective_at(X, u, x, y):
+def objective_at(X, u, x, y, slack):
     """Mission terms of a position for unit u (VP units); after :func:`prepare_values` for u
-    (its constants: whether u is the unit closest to the objective, escaping allies)."""
+    (its constants: whether u is the unit closest to the objective, escaping allies).
+
+    With ``slack`` > 0: an upper bound of the terms at every point within ``slack`` cm of
+    (x, y) (each distance is 1-Lipschitz in the position and counted ``slack`` shorter;
+    ``slack`` 0 gives the terms themselves, bit for bit)."""
     SF = xSF(X)
     US = xUS(X)
     MIS = xMIS(X)
@@ -574,7 +584,7 @@ def objective_at(X, u, x, y):
     if kind == MIS_HOLD:
         # only the own unit closest to the area cares
         if closest:
-            gap = area_gap(X, side, x, y, r)
+            gap = area_gap(X, side, x, y, r) - slack
             if gap <= CONTACT:
                 value += 0.5 * MIS[k, M_VP]
             else:
@@ -582,16 +592,16 @@ def objective_at(X, u, x, y):
     elif kind == MIS_CARRY and G[G_DONE0 + side] == 0:
         carrier = G[G_CARRIER0 + side]
         if paced_carry(X, side) and (carrier == u or (carrier < 0 and closest)):
-            left = carry_left(X, side, k, x, y, r, carrier == u)
+            left = max(carry_left(X, side, k, x, y, r, carrier == u) - slack, 0.0)
             value -= carry_slope(X, side, k, r) * min(left, carry_reach(X, u, carrier == u))
         elif G[G_CARRIER0 + side] == u:
             edge = own_edge_y(X, side)
-            dist = max(abs(y - edge) - r - MIS[k, M_ZONE_DEPTH], 0.0)
+            dist = max(abs(y - edge) - r - MIS[k, M_ZONE_DEPTH] - slack, 0.0)
             value -= 0.3 * dist
         elif G[G_CARRIER0 + side] < 0 and closest:
             ox = GF[GF_OBJX0 + 2 * side]
             oy = GF[GF_OBJY0 + 2 * side]
-            value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r, 0.0)
+            value -= 0.2 * max(math.sqrt((x - ox) ** 2 + (y - oy) ** 2) - r - slack, 0.0)
     # rescue escaping allies (prepare_values counted them)
     if WS[WS_DECIDE + DEC_ESCAPING] == 0.0:
         return value
@@ -603,7 +613,7 @@ def objective_at(X, u, x, y):
         lv = lead_model(X, v)
         if lv < 0:
             continue
-        d = edge_distance(x, y, r, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R])
+        d = edge_distance(x, y, r, MF[lv, MF_X], MF[lv, MF_Y], SF[lv, SF_R]) - slack
         value += 0.5 * unit_points_alive(X, v) if d <= CONTACT else -0.05 * d
     return value
 
@@ -875,8 +885,56 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
             threat += W[t, W_THR_RNG_COVER]
     if last_round(X):
         fut = 0.0
-    total = OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y) - threat_weight(X) * threat
+    total = OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y, 0.0) - threat_weight(X) * threat
     return total, imm, threat
+
+
+@njit(**INNER)
+def value_bound(X, u, W, x, y, ap_left, slack):
+    """An upper bound of :func:`value_at` (any ``contact``, at most one move left) at every
+    point within ``slack`` cm of (x, y), with ``ap_left`` AP: each attack at its best (no
+    line of sight or cover needed, the distance ``slack`` shorter), the mission terms'
+    bound (:func:`objective_at`) and no threat (the threat is never negative).  A move
+    whose bound cannot beat a candidate already listed need not be walked."""
+    SI = xSI(X)
+    SF = xSF(X)
+    MF = xMF(X)
+    MI = xMI(X)
+    UI = xUI(X)
+    WS = xWS(X)
+    WI = xWI(X)
+    r = WS[WS_DECIDE + DEC_R]
+    pl = np.int64(WS[WS_DECIDE + DEC_POOL])
+    rng_range = WS[WS_DECIDE + DEC_RANGE]
+    budget = WS[WS_DECIDE + DEC_BUDGET]
+    cc_left = max(min(ap_left, CC_LIMIT - MI[pl, MI_CC]), 0)
+    rng_left = max(min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED]), 0)
+    imm = 0.0
+    fut = 0.0
+    press = pressing(X)
+    for t in WI[WI_FOES + 1 : WI_FOES + 1 + WI[WI_FOES]]:
+        d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R]) - slack
+        ev = W[t, W_CC]
+        if ev > 0.0:
+            imm = max(imm, ev * cc_left)
+            fut = max(fut, ev * _gpow(d / (2.0 * budget), press))
+        ev = W[t, W_RNG]
+        if rng_range >= 0.0 and ev > 0.0 and UI[SI[t, SI_UNIT], UI_ENG] == 0:
+            if d <= rng_range and rng_left > 0:
+                imm = max(imm, max(ev, W[t, W_RNG_COVER]) * rng_left)
+            fut = max(fut, ev * max(GAMMA, _gpow(max(d - rng_range, 0.0) / (2.0 * budget), press)))
+    if last_round(X):
+        fut = 0.0
+    return OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y, slack)
+
+
+@njit(**INLINE)
+def _beaten(C, n, floor):
+    """Some candidate listed in ``C[:n]`` scores at least ``floor``."""
+    for i in range(n):  # noqa: SIM110 (no generators in numba kernels)
+        if C[i, C_SCORE] >= floor:
+            return True
+    return False
 
 
 @njit(**INNER)
@@ -938,8 +996,12 @@ def reach_point(X, lead, gx, gy, charge):
 
 
 @njit(**BY_ADDRESS)
-def candidates(X, u, C, greedy):
-    """Legal actions of unit ``u`` into ``C``; with ``greedy`` each gets its greedy score.
+def candidates(X, u, C, mode):
+    """Legal actions of unit ``u`` into ``C``: ``mode`` 0 unscored (random), 1 each with its
+    greedy score, 2 (``SCORE_BEST``) only as many scored as the greedy choice needs: a move
+    or charge whose upper bound (:func:`value_bound`) cannot beat a candidate already
+    listed is left out, so the best score (first on ties, :func:`pick`) is the same as with
+    mode 1.
 
     Always includes END (score 0).  Per actor (band models and heroes act singly, a squad
     acts as a whole through its first model's row): close combat attacks on models in B2B,
@@ -958,6 +1020,7 @@ def candidates(X, u, C, greedy):
     G = xG(X)
     GF = xGF(X)
     TER = xTER(X)
+    greedy = mode != 0
     n = _add(
         C,
         np.int64(0),
@@ -1063,10 +1126,14 @@ def candidates(X, u, C, greedy):
     ap = MI[pl, MI_AP]
     moves_left = MOVE_LIMIT - MI[pl, MI_MOVES]
     here = 0.0
+    floor = np.inf  # a move or charge scores below this (mode SCORE_BEST)
     W = xWS(X)[WS_W : WS_W + nmod * W_COLS].reshape((nmod, W_COLS))
     if greedy:
         p_prepare_values(X, u, W)
         here, _, _ = p_value_at(X, u, W, x0, y0, ap, moves_left, np.int64(-1))
+        if mode == SCORE_BEST:
+            slack = WS_SLACK + xWS(X)[WS_DECIDE + DEC_BUDGET]
+            floor = value_bound(X, u, W, x0, y0, ap - 1, slack) - here - MOVE_COST + BOUND_EPS
     cx, cy = _enemy_centroid(X, side)
     shooter = _unit_has_weapon(X, u) and SF[lead, SF_RANGE] > 0.0
     # targets: the two best opposing models (greedy) or every opposing unit's closest (random)
@@ -1130,7 +1197,9 @@ def candidates(X, u, C, greedy):
         if gd <= budget + 0.5 and UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] == 0:
             gx = tx - ux * cr
             gy = ty - uy * cr
-            if greedy:
+            if greedy and _beaten(C, n, floor):
+                pass  # no charge can beat what is listed
+            elif greedy:
                 ex, ey, _, contact = reach_point(X, lead, gx, gy, np.bool_(True))
                 if contact >= 0:
                     t = contact
@@ -1145,10 +1214,12 @@ def candidates(X, u, C, greedy):
         if shooter:
             stop = max(stop, cr + SF[lead, SF_RANGE] - 1.0)
         if dist > stop + 0.5:
-            n = _move(X, u, C, n, W, tx - ux * stop, ty - uy * stop, greedy, here, ap, moves_left)
+            n = _move(
+                X, u, C, n, W, tx - ux * stop, ty - uy * stop, greedy, here, ap, moves_left, floor
+            )
     # out of the water: a shooter may not shoot from a body of water ("Bodies of Water")
     if greedy and shooter and in_water(X, x0, y0):
-        n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left)
+        n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor)
     # behind cover: the far side of the closest cover pieces, seen from the opposing centroid
     nc = np.int64(0)
     for p in range(G[G_NT]):
@@ -1169,7 +1240,7 @@ def candidates(X, u, C, greedy):
         hx = 0.5 * (TER[p, TX1] - TER[p, TX0]) + r + 0.2
         hy = 0.5 * (TER[p, TY1] - TER[p, TY0]) + r + 0.2
         sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
-        n = _move(X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left)
+        n = _move(X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor)
         nc += 1
         if nc >= 2:
             break
@@ -1178,12 +1249,12 @@ def candidates(X, u, C, greedy):
         k = G[G_MIS0 + side]
         if MIS[k, M_KIND] == MIS_HOLD:
             gx, gy = _area_point(X, side)
-            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left)
+            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor)
         elif MIS[k, M_KIND] == MIS_CARRY and G[G_DONE0 + side] == 0:
             if G[G_CARRIER0 + side] == u:
                 gy = own_edge_y(X, side)
                 gy = gy + r + 1.0 if gy == 0.0 else gy - r - 1.0
-                n = _move(X, u, C, n, W, x0, gy, greedy, here, ap, moves_left)
+                n = _move(X, u, C, n, W, x0, gy, greedy, here, ap, moves_left, floor)
             elif G[G_CARRIER0 + side] < 0:
                 ox = GF[GF_OBJX0 + 2 * side]
                 oy = GF[GF_OBJY0 + 2 * side]
@@ -1202,6 +1273,7 @@ def candidates(X, u, C, greedy):
                         here,
                         ap,
                         moves_left,
+                        floor,
                     )
     # escaping allies (rescue)
     for v in range(US.shape[0]):
@@ -1211,7 +1283,9 @@ def candidates(X, u, C, greedy):
             continue
         lv = lead_model(X, v)
         if lv >= 0:
-            n = _move(X, u, C, n, W, MF[lv, MF_X], MF[lv, MF_Y], greedy, here, ap, moves_left)
+            n = _move(
+                X, u, C, n, W, MF[lv, MF_X], MF[lv, MF_Y], greedy, here, ap, moves_left, floor
+            )
     if not greedy:
         # away from the opposing centroid, and a random destination within reach
         dx = x0 - cx
@@ -1230,6 +1304,7 @@ def candidates(X, u, C, greedy):
                 here,
                 ap,
                 moves_left,
+                floor,
             )
         ang = 2.0 * math.pi * (roll_die(xRNG(X), np.int64(360)) - 1) / 360.0
         dist = budget * roll_die(xRNG(X), np.int64(100)) / 100.0
@@ -1247,8 +1322,9 @@ def candidates(X, u, C, greedy):
 
 
 @njit(**INLINE)
-def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
-    """A move candidate towards (gx, gy), scored by the change of the position value."""
+def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor):
+    """A move candidate towards (gx, gy), scored by the change of the position value; left
+    out when a candidate listed scores at least ``floor`` (its score's bound)."""
     SF = xSF(X)
     MF = xMF(X)
     lead = lead_model(X, u)
@@ -1257,6 +1333,8 @@ def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
     gy = min(max(gy, r + 0.01), BOARD - r - 0.01)
     if not greedy:
         return _add(C, n, np.int64(A_MOVE), lead, np.int64(-1), gx, gy, np.float64(0.0))
+    if _beaten(C, n, floor):
+        return n
     ex, ey, _, _ = reach_point(X, lead, gx, gy, np.bool_(False))
     if (ex - MF[lead, MF_X]) ** 2 + (ey - MF[lead, MF_Y]) ** 2 < 0.25:
         return n
@@ -1266,7 +1344,7 @@ def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left):
 
 
 @njit(**INNER)
-def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left):
+def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor):
     """Move candidates out of the water pieces under (x0, y0): straight to each of their
     four edges, just past it."""
     TER = xTER(X)
@@ -1278,7 +1356,7 @@ def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left):
         for k in range(4):
             gx = x0 if k >= 2 else (TER[p, TX0] - 0.2 if k == 0 else TER[p, TX1] + 0.2)
             gy = y0 if k < 2 else (TER[p, TY0] - 0.2 if k == 2 else TER[p, TY1] + 0.2)
-            n = _move(X, u, C, n, W, gx, gy, np.bool_(True), here, ap, moves_left)
+            n = _move(X, u, C, n, W, gx, gy, np.bool_(True), here, ap, moves_left, floor)
     return n
 
 
