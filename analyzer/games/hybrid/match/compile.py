@@ -112,6 +112,8 @@ def load_scenario(name: str | Path | None) -> tuple[Mission, Path]:
 
 
 # ------------------------------------------------------------------------- options
+#: ``moving_levels`` values: the index is the bit mask of sides (1 A, 2 B).
+MOVING_LEVELS = ("none", "a", "b", "both")
 OPTION_KINDS: dict[str, OptionKind] = {
     "first": choice(*L.FIRST_MODES),
     "rounds": integer(0, 100),
@@ -123,6 +125,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "lookahead_rollouts": integer(1, 32),
     "lookahead_margin": integer(0, 100),
     "lookahead_order": flag(),
+    "moving_levels": choice(*MOVING_LEVELS),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -136,6 +139,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "lookahead_rollouts": 16,
     "lookahead_margin": 5,
     "lookahead_order": True,
+    "moving_levels": "both",
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -152,6 +156,8 @@ OPTION_HELP: dict[str, str] = {
     "gain exceeds this many tenths of its standard error",
     "lookahead_order": "strong: choose the Activation Sequence each Round by rollouts of the "
     "Round (false: greedy's order)",
+    "moving_levels": "which sides' greedy plans also weigh Moving Mode's Novice to Heroic "
+    "Move: both, a, b, none (Basic Move only)",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -344,6 +350,7 @@ def compile_arrays(
     sc[L.S_LOOK_ROLLOUTS] = options["lookahead_rollouts"]
     sc[L.S_LOOK_MARGIN] = options["lookahead_margin"]
     sc[L.S_LOOK_ORDER] = int(options["lookahead_order"])
+    sc[L.S_MOVE_LEVELS] = MOVING_LEVELS.index(options["moving_levels"])
     sc[L.S_SKILLED_HIT] = int(options["skilled_strike_needs_wound"])
     sc[L.S_PERFECT_PARRY] = int(options["perfect_parryable"])
     sc[L.S_NOBJ] = int(obj.sum())

@@ -32,8 +32,8 @@ NOT_MODELLED = (
     "Action Cards (deck, hands, Hindrance, Activation Roll bids)",
     "Event counters, Event and Army Cards (First Contact, First Blood), Traps",
     "Aura and Mutation Cards (so Aura/X and Mutation/X have no effect of their own)",
-    "Skilled Firing ambushes, Moving Mode levels 2-6 in the AI's plans "
-    "(Novice, Skilled, Expert, Master, Heroic Move), Infiltration/X's end-of-Round move",
+    "Skilled Firing ambushes and their counters, the missions' events, "
+    "Infiltration/X's end-of-Round move",
     "closing doors; the rulebook's dead-angle cases (a grid line-of-sight rule instead)",
 )
 

@@ -36,9 +36,11 @@ from analyzer.games.hybrid.match.layout import (
     C_TRAPDOOR,
     C_WALL,
     E_ACTIVATE,
+    E_DASH,
     E_DEFEND,
     E_DOOR,
     E_END,
+    E_INTERCEPT,
     E_KNOCK,
     E_MOVE,
     E_OBJECTIVE,
@@ -132,6 +134,7 @@ from analyzer.games.hybrid.match.layout import (
     S_LOOK_ORDER,
     S_LOOK_ROLLOUTS,
     S_MODE,
+    S_MOVE_LEVELS,
     S_OBJ_NEED,
     S_PERFECT_PARRY,
     S_POL_A,
@@ -238,13 +241,14 @@ W_PATH = W_BUCKET + MAXB - 1
 W_STEP = W_BUCKET + MAXB  # per anchor and absolute step: see mark_steps
 W_QUEUE = W_STEP + 1  # the walking-distance field's queue
 W_FIRE = W_QUEUE + 1  # fire values per target, level and rockfall (float64 bits): fire_table
-W_ROWS = W_FIRE + 1
+W_NOVICE = W_FIRE + 1  # Novice Move: least cost and its state per anchor (plans_for)
+W_ROWS = W_NOVICE + 1
 FIRE_ROCK = 8  # rockfall squares on a line that the fire-value table covers
 #: W_STEP bits: terrain and squeeze cost (0..3), a closed door, a friend crossed, contact
 ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
-OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE = 6, 7, 8, 9, 10
+OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE, OP_DASH = 6, 7, 8, 9, 10, 11
 
 
 # =========================================================== dice and trace
@@ -571,11 +575,19 @@ def melee_bonus(fi, s, i):
 
 
 @njit(cache=True, _nrt=False)
+def evasion(s, j):
+    """ "5 / Master Move": -2 to the SL of enemies striking or firing at ``j`` while he is
+    in Master Move (until his next activation)."""
+    return 2 if s[j, S_MODE] == M_MOVE and s[j, S_LEVEL] == 5 else 0
+
+
+@njit(cache=True, _nrt=False)
 def strike_sl(fi, s, i, j, level, rear):
     """Offensive Combat SL of ``i`` striking ``j`` at Mastery ``level`` ("Offensive Combat":
     rear +1; "2 / Novice Strike": one wound ignored; "4 / Expert Strike": +2;
-    "Felon/X": +X from the rear; "Dorsal Protection/X": no rear +1, -X instead)."""
-    sl = base_sl(fi, s, i) + fi[i, F_OMOD] + melee_bonus(fi, s, i)
+    "Felon/X": +X from the rear; "Dorsal Protection/X": no rear +1, -X instead;
+    "5 / Master Move": -2 against a warrior in Master Move)."""
+    sl = base_sl(fi, s, i) + fi[i, F_OMOD] + melee_bonus(fi, s, i) - evasion(s, j)
     if rear:
         if fi[j, F_DORSAL] > 0:
             sl -= fi[j, F_DORSAL]
@@ -609,8 +621,9 @@ def shot_mod(fi, j):
 
 @njit(cache=True, _nrt=False)
 def fire_sl(fi, s, i, j, rock):
-    """Firing SL: NV - wounds + weapon, target size, Velocity, -1 per rockfall square."""
-    return base_sl(fi, s, i) + fi[i, F_FMOD] + shot_mod(fi, j) - rock
+    """Firing SL: NV - wounds + weapon, target size, Velocity, -1 per rockfall square,
+    -2 against a warrior in Master Move ("5 / Master Move")."""
+    return base_sl(fi, s, i) + fi[i, F_FMOD] + shot_mod(fi, j) - rock - evasion(s, j)
 
 
 @njit(cache=True, _nrt=False)
@@ -860,11 +873,12 @@ def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, co
     if combined and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
         g[G_COMBINED] += 1
         face = d10(g, dc, rng)
-        res = classify(face, fi[i, F_NV], ONE)
+        csl = fi[i, F_NV] - evasion(s, j)
+        res = classify(face, csl, ONE)
         cw = 0
         if res >= 1:
             cw = 1 + (1 if res == 2 else 0)
-        log(g, ev, E_STRIKE, fi[i, F_SIDE], i, j, 0, face, fi[i, F_NV], res, cw, 8, 0)
+        log(g, ev, E_STRIKE, fi[i, F_SIDE], i, j, 0, face, csl, res, cw, 8, 0)
         wound(fi, s, g, occ, ev, j, cw, i, ZERO)
     if hit_any and fi[i, F_BRUTISH] > 0 and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
         knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j)
@@ -888,7 +902,7 @@ def strike_value(fi, s, tab, sc, g, i, j, level, rear):
     if level == 3:
         et *= 1.0 + 0.6 * min(et, 1.0)
     if can_combine(fi, s, g, i):
-        pp, ps, _pf, _pc = probs(tab, ONE, fi[i, F_NV], ONE)
+        pp, ps, _pf, _pc = probs(tab, ONE, fi[i, F_NV] - evasion(s, j), ONE)
         et += 2 * pp + ps
     left = fi[j, F_NV] - s[j, S_WOUNDS]
     if et > left:
@@ -1445,6 +1459,47 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
 
 
 @njit(cache=True, _nrt=False)
+def move_budget(fi, s, i, lv):
+    """Movement for a walk in Moving Mode level ``lv`` (0 none): "1 / Basic Move" +2."""
+    return movement_now(fi, s, i) + (2 if lv == 1 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def can_intercept(fi, mp, cell, occ, s, sc, i, j, lv):
+    """Whether ``i``'s Skilled (``lv`` 3) or Expert Move (4) may stop ``j``: not a Titan on
+    a large base, not already in contact at the declaration, and for Expert Move on
+    ``i``'s line of sight then (field of vision, no warrior in the way)."""
+    if j < 0 or s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+        return False
+    if fi[j, F_TITAN] == 1 and fi[j, F_SIZE] == 2:
+        return False
+    if touching(fi, s, i, j):
+        return False
+    if lv == 4:
+        v = sight(fi, mp, cell, occ, s, sc, i, j, ONE, ONE)
+        return 0 <= v < 100
+    return lv == 3
+
+
+@njit(cache=True, _nrt=False)
+def walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv, j):
+    """Moving Mode at level ``lv`` ("Moving", declared before the first step) along the
+    path :func:`reach` found to ``dest``: doors open freely; "3 / Skilled Move" and
+    "4 / Expert Move" stop ``j`` for the rest of the Round if ``i`` moved at least one
+    square and ends in base contact with him (Expert: -2 to his Natural Rolls too)."""
+    x0 = s[i, S_X]
+    y0 = s[i, S_Y]
+    hinder = (lv == 3 or lv == 4) and can_intercept(fi, mp, cell, occ, s, sc, i, j, lv)
+    follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, ONE)
+    if not hinder or s[i, S_ALIVE] == 0 or s[j, S_ALIVE] == 0:
+        return
+    if (s[i, S_X] != x0 or s[i, S_Y] != y0) and touching(fi, s, i, j):
+        if s[j, S_STOPPED] < lv:
+            s[j, S_STOPPED] = lv
+        log(g, ev, E_INTERCEPT, fi[j, F_SIDE], j, i, lv, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
 def field(fi, mp, cell, sc, s, wk, i, goal):
     """W_FIELD: walking distance (squares, around walls) from every square to the goal:
     ``goal`` 0 squares next to an enemy, 1 the Objective counters left."""
@@ -1589,6 +1644,83 @@ def toward_enemy(fi, s, i, x, y):
 
 
 @njit(cache=True, _nrt=False)
+def front_anchor(fi, s, z, j, f, k):
+    """The anchor of a base of size ``z`` facing ``f`` whose front edge touches ``j``'s
+    base, ``k`` squares along it (``-(z - 1) <= k < j``'s size)."""
+    zj = fi[j, F_SIZE]
+    if f == 0:
+        return s[j, S_X] + k, s[j, S_Y] + zj
+    if f == 2:
+        return s[j, S_X] + k, s[j, S_Y] - z
+    if f == 1:
+        return s[j, S_X] - z, s[j, S_Y] + k
+    return s[j, S_X] + zj, s[j, S_Y] + k
+
+
+@njit(cache=True, _nrt=False)
+def facing_state(fi, s, wk, w, i, x, y, budget):
+    """The state :func:`reach` found on anchor (x, y): facing the nearest enemy if that
+    fits in ``budget``, else the cheapest facing that does; (cost, state, facing or -1)."""
+    ft = toward_enemy(fi, s, i, x, y)
+    c, st = cost_to(wk, w, x, y, ft)
+    fbest = ft
+    if c > budget:
+        fbest = -1
+        for f in range(4):
+            cf, stf = cost_to(wk, w, x, y, f)
+            if cf <= budget and cf < c:
+                c = cf
+                st = stf
+                fbest = f
+    return c, st, fbest
+
+
+@njit(cache=True, _nrt=False)
+def progress(fi, sc, wk, i, x, y, here):
+    """Walking distance from anchor (x, y) to the goal of :func:`field` and greedy's worth
+    of the squares gained from ``here`` (0.12 each)."""
+    dist = field_at(fi, sc, wk, i, x, y)
+    if dist < BIG and here < BIG:
+        return dist, 0.12 * (here - dist)
+    return dist, 0.0
+
+
+@njit(cache=True, _nrt=False)
+def shove_near(fi, s, i, mv):
+    """Whether an enemy ``i``'s Novice Move could shove aside stands within ``mv`` squares
+    ("2 / Novice Move": not one in Defensive Combat, nor a Titan on a large base)."""
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE] or s[j, S_MODE] == M_DC:
+            continue
+        if fi[j, F_TITAN] == 1 and fi[j, F_SIZE] == 2 and fi[i, F_TITAN] == 0:
+            continue
+        if chebyshev(fi, s, i, j) <= mv:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def intercept_value(fi, s, tab, sc, g, i, j, lv):
+    """Greedy worth of stopping ``j`` by Skilled or Expert Move ("3 / Skilled Move",
+    "4 / Expert Move"): 0.3 x his worth if he has yet to move this Round, and for Expert
+    Move the fall of his best strike at ``i`` under the -2."""
+    v = 0.0
+    if s[j, S_DONE] == 1:
+        return v
+    if movement_now(fi, s, j) > 0:
+        v += 0.3 * (1.0 + fi[j, F_POINTS] / 20.0)
+    if lv == 4 and fi[j, F_OC] > 0:
+        _l, v0 = best_strike_level(fi, s, tab, sc, g, j, i, NO)
+        old = s[j, S_STOPPED]
+        s[j, S_STOPPED] = 4
+        _l, v1 = best_strike_level(fi, s, tab, sc, g, j, i, NO)
+        s[j, S_STOPPED] = old
+        if v0 > v1:
+            v += v0 - v1
+    return v
+
+
+@njit(cache=True, _nrt=False)
 def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     """Every activation the greedy policy considers for ``i``, each with its worth."""
     w = sc[S_W]
@@ -1602,6 +1734,16 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     budget = mv + (2 if mvl >= 1 else 0)
     if s[i, S_STOPPED] > 0:
         budget = 0
+    # Moving Mode's levels 2-6 ("Moving"); a victim of Skilled or Expert Move has none
+    ml = (sc[S_MOVE_LEVELS] >> fi[i, F_SIDE]) & 1 == 1 and s[i, S_STOPPED] == 0 and mv > 0
+    novice = ml and mvl >= 2 and shove_near(fi, s, i, mv)
+    if novice:  # its own search first: the last one's paths are those execute follows
+        reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE)
+        for y in range(h - z + 1):
+            for x in range(w - z + 1):
+                c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
+                wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
+                wk[W_NOVICE, 2 * (y * w + x) + 1] = st
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
     clear_fire_table(fi, wk)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
@@ -1619,18 +1761,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
             for f in range(4):
                 # anchors whose front edge touches j
                 for k in range(-(z - 1), zj):
-                    if f == 0:
-                        ax = s[j, S_X] + k
-                        ay = s[j, S_Y] + zj
-                    elif f == 2:
-                        ax = s[j, S_X] + k
-                        ay = s[j, S_Y] - z
-                    elif f == 1:
-                        ax = s[j, S_X] - z
-                        ay = s[j, S_Y] + k
-                    else:
-                        ax = s[j, S_X] + zj
-                        ay = s[j, S_Y] + k
+                    ax, ay = front_anchor(fi, s, z, j, f, k)
                     if ax < 0 or ay < 0 or ax + z > w or ay + z > h:
                         continue
                     if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], zj) != f:
@@ -1653,8 +1784,36 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     s[i, S_FACE] = f0
                     if lv > 0:
                         npl = add_plan(plans, npl, K_STRIKE, lv, st, j, v + 0.01)
+    # Skilled and Expert Move: into front contact with an enemy to stop him
+    if ml and mvl >= 3:
+        for j in range(fi.shape[0]):
+            lv = 4 if mvl >= 4 and can_intercept(fi, mp, cell, occ, s, sc, i, j, 4) else 3
+            if not can_intercept(fi, mp, cell, occ, s, sc, i, j, lv):
+                continue
+            gain = intercept_value(fi, s, tab, sc, g, i, j, lv)
+            if gain <= 0.0:
+                continue
+            bv = -1e9
+            bst = -1
+            for f in range(4):
+                for k in range(-(z - 1), fi[j, F_SIZE]):
+                    ax, ay = front_anchor(fi, s, z, j, f, k)
+                    if ax < 0 or ay < 0 or ax + z > w or ay + z > h or (ax == x0 and ay == y0):
+                        continue
+                    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE]) != f:
+                        continue
+                    c, st = cost_to(wk, w, ax, ay, f)
+                    if c > mv or not end_ok(fi, mp, s, occ, i, ax, ay):
+                        continue
+                    _d, prog = progress(fi, sc, wk, i, ax, ay, here)
+                    v = gain + prog - 0.1 * danger(fi, s, sc, i, ax, ay)
+                    if v > bv:
+                        bv = v
+                        bst = st
+            if bst >= 0:
+                npl = add_plan(plans, npl, K_MOVE, lv, bst, j, bv)
     # sacrifice: Basic Move into contact, then explode ("Sacrifice/X")
-    if fi[i, F_SACRIFICE] > 0 and mvl >= 1:
+    if fi[i, F_SACRIFICE] > 0 and mvl >= 1 and s[i, S_STOPPED] != 4:
         for j in range(fi.shape[0]):
             if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
                 continue
@@ -1681,25 +1840,23 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     can_fire = fi[i, F_F] > 0
     for y in range(h - z + 1):
         for x in range(w - z + 1):
-            if least_cost_at(wk, w, x, y) > budget or not end_ok(fi, mp, s, occ, i, x, y):
+            near = least_cost_at(wk, w, x, y) <= budget
+            if not (near or novice) or not end_ok(fi, mp, s, occ, i, x, y):
                 continue
-            ft = toward_enemy(fi, s, i, x, y)
-            c, st = cost_to(wk, w, x, y, ft)
-            fbest = ft
-            if c > budget:
-                fbest = -1
-                for f in range(4):
-                    cf, stf = cost_to(wk, w, x, y, f)
-                    if cf <= budget and cf < c:
-                        c = cf
-                        st = stf
-                        fbest = f
+            if novice:  # squares only Novice Move reaches within the Movement
+                a = y * w + x
+                if wk[W_NOVICE, 2 * a] <= mv and least_cost_at(wk, w, x, y) > mv:
+                    _d, prog = progress(fi, sc, wk, i, x, y, here)
+                    dg = danger(fi, s, sc, i, x, y)
+                    npl = add_plan(
+                        plans, npl, K_MOVE, 2, wk[W_NOVICE, 2 * a + 1], -1, prog - 0.1 * dg
+                    )
+                if not near:
+                    continue
+            c, st, fbest = facing_state(fi, s, wk, w, i, x, y, budget)
             if fbest < 0:
                 continue
-            dist = field_at(fi, sc, wk, i, x, y)
-            prog = 0.0
-            if dist < BIG and here < BIG:
-                prog = 0.12 * (here - dist)
+            dist, prog = progress(fi, sc, wk, i, x, y, here)
             if goal == 1 and dist == 0:
                 npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, 50.0 - 0.1 * c)
             dg = danger(fi, s, sc, i, x, y)
@@ -1718,6 +1875,12 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     npl = add_plan(plans, npl, K_DEFEND, 0, st, -1, prog + 0.05 * dg)
             else:
                 npl = add_plan(plans, npl, K_MOVE, 1, st, -1, prog - 0.1 * dg)
+            if ml and mvl >= 5 and c <= mv and (x != x0 or y != y0):
+                # Master Move: -2 to those who strike or fire at him; Heroic Move: a further
+                # current-NV squares at the Round's end (half their worth: it comes later)
+                v5 = prog + 0.04 * dg
+                v6 = prog - 0.1 * dg + 0.06 * (fi[i, F_NV] - s[i, S_WOUNDS]) if mvl >= 6 else -1e9
+                npl = add_plan(plans, npl, K_MOVE, 6 if v6 > v5 else 5, st, -1, max(v5, v6))
     if npl == 0:
         npl = add_plan(plans, npl, K_NOTHING, 0, sidx(w, x0, y0, f0, ZERO), -1, 0.0)
     return npl
@@ -1762,7 +1925,7 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     elif kind == K_DEFEND:
         mode = M_DC
     s[i, S_MODE] = mode
-    s[i, S_LEVEL] = 1 if moving else 0
+    s[i, S_LEVEL] = (lv if kind == K_MOVE else 1) if moving else 0
     log(g, ev, E_ACTIVATE, side, i, mode, s[i, S_LEVEL], 0, 0, 0, 0, 0, 0)
     a = dest // (NFLAG * 4)
     x = a % w
@@ -1771,7 +1934,12 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     if kind == K_STRIKE and x == s[i, S_X] and y == s[i, S_Y]:
         s[i, S_FACE] = f  # turns to face a foe already in contact ("Offensive Combat")
     elif x != s[i, S_X] or y != s[i, S_Y] or f != s[i, S_FACE]:
-        follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, 1 if moving else 0)
+        if kind == K_MOVE and lv >= 2:
+            if lv == 2:  # the Novice Move search again (plans_for ended with the plain one)
+                reach(fi, mp, cell, sc, s, occ, wk, nb, i, movement_now(fi, s, i), ONE, ONE)
+            walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv, j)
+        else:
+            follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, 1 if moving else 0)
     if s[i, S_ALIVE] == 0:
         return
     if kind == K_STRIKE:
@@ -1992,12 +2160,58 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
         if g[G_CHECK] == 1:
             check(fi, mp, sc, s, g, occ)
         side = 1 - side
+    if g[G_END] < 0:
+        heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first)
     # end of Round: Skilled and Expert Move stops last for the rest of the Round
     for i in range(fi.shape[0]):
         s[i, S_STOPPED] = 0
     if g[G_END] < 0 and g[G_ROUND] >= sc[S_ROUNDS]:
         g[G_END] = END_ROUNDS
         g[G_WINNER] = 0
+
+
+@njit(cache=True, _nrt=False)
+def heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first):
+    """ "6 / Heroic Move" at the end of the Round: each warrior in Heroic Move not stopped
+    by Skilled or Expert Move moves again, in Activation Sequence order, the side that
+    activated first leading (:func:`heroic_dash`)."""
+    for k in range(seq.shape[1]):
+        for t in range(2):
+            side = first if t == 0 else 1 - first
+            i = seq[side, k]
+            if i < 0 or s[i, S_ALIVE] == 0 or s[i, S_STOPPED] > 0:
+                continue
+            if s[i, S_MODE] == M_MOVE and s[i, S_LEVEL] == 6:
+                heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i)
+
+
+@njit(cache=True, _nrt=False)
+def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
+    """Heroic Move's further movement of current-NV squares (still in Moving Mode: doors
+    free), to the reachable square nearest greedy's goal (:func:`field`), facing the
+    nearest enemy where it can; none if no square is nearer."""
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    budget = fi[i, F_NV] - s[i, S_WOUNDS]
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO)
+    goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
+    field(fi, mp, cell, sc, s, wk, i, goal)
+    best = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
+    bc = 0
+    bst = -1
+    for y in range(sc[S_H] - z + 1):
+        for x in range(w - z + 1):
+            if least_cost_at(wk, w, x, y) > budget or not end_ok(fi, mp, s, occ, i, x, y):
+                continue
+            c, st, f = facing_state(fi, s, wk, w, i, x, y, budget)
+            d = field_at(fi, sc, wk, i, x, y)
+            if f >= 0 and (d < best or (d == best and bst >= 0 and c < bc)):
+                best = d
+                bc = c
+                bst = st
+    if bst >= 0:
+        log(g, ev, E_DASH, fi[i, F_SIDE], i, 0, 0, 0, 0, 0, 0, 0, 0)
+        follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, bst, ONE)
 
 
 @njit(cache=True, _nrt=False)
@@ -2307,15 +2521,24 @@ def run_block(
             shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c, ZERO)
             return 0
         elif code == OP_MOVE:
-            # walk a to anchor-facing b (its flag-0 state index), Moving Mode level c (0 none)
-            mvb = movement_now(fi, s, a) + (2 if c == 1 else 0)
-            reach(fi, mp, cell, sc, s, occ, wk, nb, a, mvb, 1 if c >= 1 else 0, 1 if c == 2 else 0)
+            # walk a to anchor-facing b (its flag-0 state index) in Moving Mode level
+            # c % 8 (0 none), Skilled or Expert Move against warrior c // 8 - 1
+            lv = c % 8
+            mvb = move_budget(fi, s, a, lv)
+            reach(
+                fi, mp, cell, sc, s, occ, wk, nb, a, mvb, 1 if lv >= 1 else 0, 1 if lv == 2 else 0
+            )
             tx = (b // (NFLAG * 4)) % w
             ty = b // (NFLAG * 4 * w)
             cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
             if cst >= BIG or not end_ok(fi, mp, s, occ, a, tx, ty):
                 return -1
-            follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, 1 if c >= 1 else 0)
+            if lv == 0:
+                follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, ZERO)
+                return cst
+            s[a, S_MODE] = M_MOVE
+            s[a, S_LEVEL] = lv
+            walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, lv, c // 8 - 1)
             return cst
         elif code == OP_COST:
             reach(
@@ -2333,6 +2556,8 @@ def run_block(
                 )
             else:
                 activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, a, b)
+        elif code == OP_DASH:
+            heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, g[G_FIRST])
         elif code == OP_ROUND:
             round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans)
         elif code == OP_SIGHT:

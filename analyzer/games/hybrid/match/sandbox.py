@@ -151,11 +151,22 @@ class Sandbox:
 
         return self._op(M.OP_COST, i, self._state(x, y, facing), moving)
 
-    def move(self, i: int, x: int, y: int, facing: str, moving: int = 0) -> int:
-        """Walk ``i`` there (Moving Mode ``moving``: 0 none, 1 Basic Move); the cost."""
+    def move(self, i: int, x: int, y: int, facing: str, moving: int = 0, target: int = -1) -> int:
+        """Walk ``i`` there in Moving Mode level ``moving`` (0 none, 1 Basic ... 6 Heroic
+        Move; Skilled and Expert Move against ``target``); the cost, -1 if out of reach."""
         from analyzer.games.hybrid.match import match_nb as M
 
-        return self._op(M.OP_MOVE, i, self._state(x, y, facing), moving)
+        return self._op(M.OP_MOVE, i, self._state(x, y, facing), moving + 8 * (target + 1))
+
+    def end_of_round_moves(self) -> None:
+        """The end of the Round's Heroic Moves (in ``seq`` order)."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_DASH)
+
+    def stopped(self, i: int) -> int:
+        """0, or 3/4 for a victim of Skilled/Expert Move this Round."""
+        return int(self.s[i, L.S_STOPPED])
 
     def sight(self, i: int, j: int, fov: bool = True, through: bool = True) -> int:
         """-1 if ``i`` does not see ``j``, else rockfall squares + 100 x warriors in the way."""

@@ -53,6 +53,13 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             lines.append(f"    {names[a]} opens the door at ({b}, {c})")
         elif kind == L.E_TRAP:
             lines.append(f"    {names[a]} jumps the Trapdoor: D10 {b} vs SL {c}: {RESULTS[d]}")
+        elif kind == L.E_INTERCEPT:
+            lines.append(
+                f"    {names[b]}'s {L.LEVEL_NAMES[c]} Move stops {names[a]} for the Round"
+                + (" (-2 to his Natural Rolls)" if c == 4 else "")
+            )
+        elif kind == L.E_DASH:
+            lines.append(f"    Heroic Move: {names[a]} moves on at the end of the Round")
         elif kind == L.E_STRIKE:
             what = f"{L.LEVEL_NAMES[c]} Strike" if c > 0 else "Combined Attack"
             tags = []
