@@ -48,6 +48,23 @@ def test_designed_missions_depend_on_roster_and_hostile_force(mission: str) -> N
     assert small > core + 5 * _se(small, core)
 
 
+def test_the_order_of_the_hostile_list_does_not_move_success(tmp_path) -> None:
+    """The same HOSTILE force (a Swarmer and the Spider) listed in either order: the
+    greedy HOSTILE's equal-best ACTIONS are drawn at random, not taken by the first listed
+    unit, so hold_the_well succeeds equally often (within 5 SE, 1,000 missions each; before
+    the fix, 64.2% with the Swarmer listed first against 6.5%)."""
+    cards, _ = ENGINE.load_cards(None)
+    team = ENGINE.load_list(ENGINE.sample_sides()[0], cards)
+    rates = []
+    for order in (("Swarmer", "The Spider"), ("The Spider", "Swarmer")):
+        path = tmp_path / f"{order[0]}.yaml"
+        units = "".join(f"  - unit: {u}\n" for u in order)
+        path.write_text(f"name: pair\nsystem: degenesis\nside: hostile\nunits:\n{units}")
+        force = ENGINE.load_list(path, cards)
+        rates.append(D.success_cell(cards, team, force, "hold_the_well", N, seed=5).rate)
+    assert abs(rates[0] - rates[1]) < 5 * _se(*rates), rates
+
+
 def test_fair_size_and_its_ci_from_the_wilson_bounds() -> None:
     cells = [D.Cell("m", "r", "h", u, s, 100) for u, s in ((2, 95), (4, 70), (6, 30), (8, 5))]
     point = D.fair_size(cells)

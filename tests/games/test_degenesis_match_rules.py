@@ -222,6 +222,22 @@ def test_hard_terrain_adds_hidden_against_area_attacks(box) -> None:
     assert int(attacks(box)[-1][8]) == 2 and box.on(GRUNT1) == L.ON_FIELD
 
 
+@pytest.mark.parametrize("literal", [False, True])
+def test_a_melee_attack_reaches_hard_terrain_on_its_own_tile(files, literal) -> None:
+    """ "Hidden": the DISTANCE to a TARGET in HARD TERRAIN is modified by +1; on the
+    attacker's own TILE it stays 0 (``hidden_on_tile`` false), so a greedy OPERATIVE in
+    PRIMAL, OPPOSED there, strikes with a RANGE 0 option instead of taking no ACTION.  The
+    literal reading (``hidden_on_tile`` true) leaves it only its RANGED Pistol."""
+    box = Sandbox(make_setup(files, hidden_on_tile=literal))
+    box.place(TESTER, (0, 4), side="primal", edges=1)  # r0c4 is HARD TERRAIN
+    box.place(GRUNT1, (0, 4), revealed=True)
+    box.script([3] * 40)
+    box.turn(TESTER)
+    melee = [r for r in attacks(box) if r[3] == TESTER and int(r[6]) in (ZAPPER, BARE)]
+    assert bool(melee) != literal
+    assert literal or int(melee[0][4]) == GRUNT1
+
+
 # --------------------------------------------------------------------- sucker punches
 def test_leaving_a_tile_with_enemies_grants_sucker_punches(box) -> None:
     """ "Move" / "Sucker Punch": each ENEMY on the TILE left makes a FREE ATTACK, once per

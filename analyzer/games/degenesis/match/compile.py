@@ -323,6 +323,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "check_invariants": flag(),
     "arcana": flag(),
     "overcommit": flag(),
+    "hidden_on_tile": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
     "first": "rules",
@@ -336,6 +337,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "check_invariants": False,
     "arcana": True,
     "overcommit": True,
+    "hidden_on_tile": False,
 }
 OPTION_HELP: dict[str, str] = {
     "first": "round 1: rules (an OPERATIVE's TURN first), alternate, operatives, hostile "
@@ -351,6 +353,8 @@ OPTION_HELP: dict[str, str] = {
     "check_invariants": "run the invariant checker after every TURN",
     "arcana": "play the APOCALYPTIC TAROT (CONCEPT ARCANA dealt; I, II, V-IX, XII played)",
     "overcommit": "the AIs may OVERCOMMIT (+1 DIE; the other side DRAWS 1 ARCANA)",
+    "hidden_on_tile": "HIDDEN also modifies DISTANCE 0: a unit in HARD TERRAIN cannot be "
+    "TARGETED by a RANGE 0 ATTACK from its own TILE (the literal reading)",
 }
 
 
@@ -575,6 +579,7 @@ def compile_arrays(
     ms[L.M_HAS_EXIT] = int((fld[:, L.T_EXIT] - fld[:, L.T_OSP]).sum() > 0)
     ms[L.M_ARCANA] = int(opts["arcana"])
     ms[L.M_OVERCOMMIT] = int(opts["arcana"] and opts["overcommit"])
+    ms[L.M_HIDDEN_ON_TILE] = int(opts["hidden_on_tile"])
     arrays = (un, prof, opt, pw, fld, tables.dist, tables.los, tables.mv, ms)
     names = []
     seen: dict[str, int] = {}

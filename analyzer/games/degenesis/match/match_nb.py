@@ -112,6 +112,7 @@ from analyzer.games.degenesis.match.layout import (
     M_EDGES,
     M_FIRST,
     M_FORCED,
+    M_HIDDEN_ON_TILE,
     M_KIND,
     M_LOOK_DEPTH,
     M_LOOK_ROLLOUTS,
@@ -205,6 +206,7 @@ STUN_DEFENSE = 2  # "Stun": "receives DEFENSE -2"
 THREAT_AREA = 2  # "Threats": DEFENSE +2 against AREA ATTACKS
 MAXC = 160  # candidate actions per decision
 BIG = 1e9
+TIE = 1e-12  # greedy values this close are equal (``choose`` draws among them)
 # candidate kinds
 C_PASS, C_MOVE, C_ATTACK, C_AREA, C_SCOUT, C_FLIP, C_EXIT, C_SPAWN = 0, 1, 2, 3, 4, 5, 6, 7
 # rule-test operations (sandbox.py)
@@ -288,6 +290,17 @@ def defense(un, prof, fld, st, u, area):
 def hidden(un, prof, fld, st, u):
     """HIDDEN +/-X of ``u``: its ABILITY plus 1 in HARD TERRAIN ("Hidden", "Hard Terrain")."""
     return prof[prow(un, st, u), F_HIDDEN] + fld[st[u, S_TILE], T_HARD]
+
+
+@njit((I1, i8, i8), **KERNEL)
+def target_distance(ms, d, hid):
+    """ "Hidden": the DISTANCE to a TARGET with HIDDEN +/-X "is modified by X" and "can never
+    be less than 0"; on the attacker's own TILE (DISTANCE 0) it stays 0 unless
+    ``hidden_on_tile`` (cover is against ATTACKS from outside the TILE: an AMBUSH must be
+    able to TARGET the OPERATIVES sharing the THREAT's TILE, "Ambush")."""
+    if d == 0 and ms[M_HIDDEN_ON_TILE] == 0:
+        return 0
+    return max(d + hid, 0)
 
 
 @njit((I2, I2, I2, i8, i8), **KERNEL)
@@ -747,10 +760,10 @@ def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, 
         sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
 
 
-@njit((I2, I2, I2, I2, I2, I2, I2, i8, i8, i8), **KERNEL)
-def in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
+@njit((I2, I2, I2, I2, I2, I2, I1, I2, i8, i8, i8), **KERNEL)
+def in_reach(un, prof, opt, fld, dist, los, ms, st, u, row, v):
     """``v`` is a valid single TARGET of option ``row`` of ``u``: REVEALED if HOSTILE
-    ("Threats"), WITHIN RANGE (the DISTANCE changed by HIDDEN, never below 0: "Hidden",
+    ("Threats"), WITHIN RANGE (the DISTANCE changed by HIDDEN: ``target_distance``,
     "Range") and in LINE OF SIGHT."""
     if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
         return False
@@ -760,7 +773,7 @@ def in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
     b = st[v, S_TILE]
     if st[v, S_HERMIT] == 1 and a != b:  # IX The Hermit
         return False
-    d = max(dist[a, b] + hidden(un, prof, fld, st, v), 0)
+    d = target_distance(ms, dist[a, b], hidden(un, prof, fld, st, v))
     return d <= opt[row, O_RANGE] and los[a, b] == 1
 
 
@@ -947,8 +960,8 @@ V_OWN = 9
 V_OTHER = V_OWN + MAX_RANGE + 1
 V_COLS = V_OTHER + MAX_RANGE + 1
 #: Rows of the per-block scratch ``cand``: MAXC candidates, the survey (MAX_UNITS), then
-#: the row ``KEEP`` of the candidate list being built: candidates offered, the best value
-#: offered so far, 1.0 when only a new best is kept (``offer_from``).
+#: the row ``KEEP`` of the candidate list being built: (unused), the best value offered so
+#: far, 1.0 when only the best and its ties are kept (``offer_from``).
 KEEP = MAXC + MAX_UNITS
 CAND_ROWS = KEEP + 1
 
@@ -987,12 +1000,13 @@ def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
     return ne
 
 
-@njit((I2, I2, F2, F2, i8, i8, i8, i8), **KERNEL)
-def attack_table(prof, opt, pw, sv, n, pr, flipped, col):
+@njit((I2, I2, F2, F2, i8, i8, i8, i8, f8), **KERNEL)
+def attack_table(prof, opt, pw, sv, n, pr, flipped, col, pen):
     """Per surveyed TARGET, the best expected value of one ATTACK with the options of
-    profile ``pr`` (STUN and AREA options and FLIPPED ITEMS left out) at each DISTANCE
-    0..MAX_RANGE, into columns ``col``.. of ``sv`` (0 for a THREAT token).  Returns the
-    longest RANGE of those options (-1: none), so ``prospect`` is one look-up per TARGET."""
+    profile ``pr`` (STUN and AREA options and FLIPPED ITEMS left out; a RANGED one less
+    ``pen``, the SUCKER PUNCHES it provokes) at each DISTANCE 0..MAX_RANGE, into columns
+    ``col``.. of ``sv`` (0 for a THREAT token).  Returns the longest RANGE of those options
+    (-1: none), so ``prospect`` is one look-up per TARGET."""
     reach = -1
     nopt = prof[pr, F_NOPT]
     for v in range(n):
@@ -1011,13 +1025,15 @@ def attack_table(prof, opt, pw, sv, n, pr, flipped, col):
             if sv[v, V_TARGET] != 1.0:
                 continue
             val = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
+            if opt[row, O_RANGED] == 1:
+                val -= pen
             for d in range(r + 1):
                 sv[v, col + d] = max(sv[v, col + d], val)
     return reach
 
 
-@njit((I2, I2, F2, i8, i8, i8, i8), **KERNEL)
-def prospect(dist, los, sv, n, col, reach, tile):
+@njit((I2, I2, I1, F2, i8, i8, i8, i8), **KERNEL)
+def prospect(dist, los, ms, sv, n, col, reach, tile):
     """The best expected value of one ATTACK from ``tile`` on a surveyed TARGET, from the
     ATTACK table in columns ``col``.. (``attack_table``; its longest RANGE ``reach``)."""
     best = 0.0
@@ -1027,7 +1043,7 @@ def prospect(dist, los, sv, n, col, reach, tile):
         t = int(sv[v, V_TILE])
         if los[tile, t] == 0:
             continue
-        d = max(dist[tile, t] + int(sv[v, V_HID]), 0)
+        d = target_distance(ms, dist[tile, t], int(sv[v, V_HID]))
         if d <= reach:
             best = max(best, sv[v, col + d])
     return best
@@ -1073,7 +1089,7 @@ def op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, tile, goal
     v = -3.0 * gd
     if ms[M_KIND] == KIND_HOLD and fld[tile, T_OBJ] == 1:
         v += 4.0
-    v += 0.7 * prospect(dist, los, sv, ne, V_OWN, reach, tile)
+    v += 0.7 * prospect(dist, los, ms, sv, ne, V_OWN, reach, tile)
     per = un[u, U_POINTS] / un[u, U_HEALTH]
     v -= 0.8 * per * harm(dist, fld, sv, ne, tile, prof[pr, F_HIDDEN])
     return v
@@ -1083,42 +1099,33 @@ def op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, tile, goal
 @njit((F2, b1), **KERNEL)
 def offer_from(cand, prune):
     """Start a candidate list.  ``prune`` (a greedy choice, ``choose``): a candidate is kept
-    only if it beats the best offered before it by more than ``choose``'s 1e-12, so the
-    list ends with the candidate ``choose`` would pick from the full list (its scan only
-    moves on such a candidate) and the greedy plays the same; candidates offered past
-    MAXC are dropped as before."""
-    cand[KEEP, 0] = 0.0
+    only if it comes within ``TIE`` of the best offered so far, so the list holds every
+    candidate ``choose`` may pick from the full list (the best and its ties) and the greedy
+    plays the same; past MAXC candidates kept (unpruned: offered) the rest are dropped."""
     cand[KEEP, 1] = -np.inf
     cand[KEEP, 2] = 1.0 if prune else 0.0
 
 
 @njit((F2, f8), **KERNEL)
 def hopeless(cand, bound):
-    """While pruning: a candidate worth at most ``bound`` cannot change the choice
-    (``offer_from``): it cannot beat the best offered before it, or it is below 0 by more
-    than ``choose``'s tolerance could ever chain up (the OPERATIVE's PASS is worth 0; a
-    HOSTILE's best at or below 0 is not played), so it cannot be the choice."""
+    """While pruning: a candidate worth at most ``bound`` cannot be the choice
+    (``offer_from``): it falls short of the best offered before it by more than ``TIE``,
+    or it is below 0 by more (the OPERATIVE's PASS is worth 0; a HOSTILE's best at or
+    below 0 is not played)."""
     if cand[KEEP, 2] != 1.0:
         return False
-    return not bound > cand[KEEP, 1] + 1e-12 or bound < -1e-9
-
-
-@njit((F2, i8), **KERNEL)
-def skip(cand, count):
-    """``count`` candidates offered but not kept (``hopeless``)."""
-    cand[KEEP, 0] = min(cand[KEEP, 0] + count, MAXC)
+    return bound < cand[KEEP, 1] - TIE or bound < -1e-9
 
 
 @njit((F2, i8, i8, i8, i8, i8, f8), **KERNEL)
 def add(cand, n, kind, a, b, c, value):
     """Offer a candidate (``offer_from``); returns the candidates kept."""
-    if cand[KEEP, 0] >= MAXC:
+    if n >= MAXC:
         return n
-    cand[KEEP, 0] += 1.0
     if cand[KEEP, 2] == 1.0:
-        if not value > cand[KEEP, 1] + 1e-12:
+        if value < cand[KEEP, 1] - TIE:
             return n
-        cand[KEEP, 1] = value
+        cand[KEEP, 1] = max(cand[KEEP, 1], value)
     cand[n, 0] = kind
     cand[n, 1] = a
     cand[n, 2] = b
@@ -1143,7 +1150,7 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     base = 0.0
     reach = -1
     if not fast:
-        reach = attack_table(prof, opt, pw, sv, ne, pr, st[u, S_FLIPPED], V_OWN)
+        reach = attack_table(prof, opt, pw, sv, ne, pr, st[u, S_FLIPPED], V_OWN, 0.0)
         base = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, here, goal)
     opposed = count_on(un, st, 1, here) > 0
     per = un[u, U_POINTS] / un[u, U_HEALTH]
@@ -1154,6 +1161,7 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
             if un[e, U_SIDE] == 1 and st[e, S_ON] == ON_FIELD and st[e, S_TILE] == here:
                 if st[e, S_PUNCH] < prof[prow(un, st, e), F_PUNCH] and st[e, S_STUN] == 0:
                     risk += chance(pw, prow(un, st, e) * MAX_OPT, prof[pr, F_DEF]) * per
+    now = 0.0  # the best single-TARGET ATTACK here (its SUCKER PUNCHES counted), for a FLIP
     for k in range(prof[pr, F_NOPT]):
         row = pr * MAX_OPT + k
         if not usable(un, opt, st, u, row):
@@ -1188,11 +1196,13 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
             continue
         for i in range(ne):
             v = int(sv[i, V_ID])
-            if in_reach(un, prof, opt, fld, dist, los, st, u, row, v):
+            if in_reach(un, prof, opt, fld, dist, los, ms, st, u, row, v):
                 p = chance(pw, row, defense(un, prof, fld, st, v, False))
                 wv = wound_value(un, st, v)
                 if opt[row, O_STUN] == 1:
                     wv *= 0.3 if st[v, S_STUN] == 0 else 0.0
+                else:
+                    now = max(now, p * wv - pen)
                 n = add(cand, n, C_ATTACK, u, k, v, p * wv - pen - bcost)
     # MOVES
     reach_list = reach_row(ms, move_rating(un, prof, st, u), here)
@@ -1213,7 +1223,6 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                 bound += 4.0
             bound += 0.7 * best_attack
             if hopeless(cand, bound - base - leave):
-                skip(cand, 1)
                 continue
             val = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, t, goal)
         n = add(cand, n, C_MOVE, u, t, 0, val - base - leave)
@@ -1240,14 +1249,14 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                 val += 2.0 * p
             n = add(cand, n, C_SCOUT, u, t, 0, val)
     # FLIP ("Flip"): worth it when the ATTACKS left after it on the other side beat the
-    # ATTACKS this side could make with the same ACTIONS; never as the last ACTION of a
+    # ATTACKS this side could make with the same ACTIONS (either side's RANGED ATTACKS
+    # less the SUCKER PUNCHES they provoke here); never as the last ACTION of a
     # TURN while OPPOSED (the ENEMY strikes before the next TURN)
     gain = 0.0
     if not fast:
         other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
-        far = attack_table(prof, opt, pw, sv, ne, other_pr, st[u, S_FLIPPED], V_OTHER)
-        other = prospect(dist, los, sv, ne, V_OTHER, far, here)
-        now = prospect(dist, los, sv, ne, V_OWN, reach, here)
+        far = attack_table(prof, opt, pw, sv, ne, other_pr, st[u, S_FLIPPED], V_OTHER, risk)
+        other = prospect(dist, los, ms, sv, ne, V_OTHER, far, here)
         if g[G_STEP] == 0:
             gain = 0.6 * (other - 2.0 * now)
         elif opposed:
@@ -1274,7 +1283,7 @@ def host_move_bound(dist, mv, ms, sv, ne, reach_list, here, revealed, reach, ris
         near = min(near, closest)
         if closest <= 0 and revealed == 0:
             bound = max(bound, sv[v, V_PH])
-        elif closest + int(sv[v, V_HID]) <= reach:
+        elif closest <= 0 or closest + int(sv[v, V_HID]) <= reach:
             bound = max(bound, 0.5 * sv[v, V_PH])
     if ms[M_KIND] == KIND_HOLD:
         bound += 0.6
@@ -1307,7 +1316,7 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
         best_here = 0.0
         for i in range(ne):
             v = int(sv[i, V_ID])
-            if in_reach(un, prof, opt, fld, dist, los, st, h, row, v):
+            if in_reach(un, prof, opt, fld, dist, los, ms, st, h, row, v):
                 p = chance(pw, row, defense(un, prof, fld, st, v, False))
                 val = p * wound_value(un, st, v)
                 best_here = max(best_here, val)
@@ -1325,7 +1334,6 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
         if hopeless(cand, host_move_bound(dist, mv, ms, sv, ne, reach_list, here,
                                           st[h, S_REVEALED], opt[row, O_RANGE], risk,
                                           best_here)):  # fmt: skip
-            skip(cand, mv[reach_list, 0])
             continue
         for j in range(mv[reach_list, 0]):
             t = mv[reach_list, 1 + j]
@@ -1338,7 +1346,10 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
                 p = sv[v, V_PH]
                 if dv == 0 and st[h, S_REVEALED] == 0:
                     val = max(val, p)
-                elif dv + int(sv[v, V_HID]) <= opt[row, O_RANGE] and los[t, vt] == 1:
+                elif (
+                    target_distance(ms, dv, int(sv[v, V_HID])) <= opt[row, O_RANGE]
+                    and los[t, vt] == 1
+                ):
                     val = max(val, 0.5 * p)
             if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
                 val += 0.6
@@ -1369,19 +1380,29 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
 
 @njit((*CTX, F2, i8, i8, b1), **KERNEL)
 def choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, pol, hostile):
-    """The candidate to play: the best (greedy; ties the first), a uniform one (random), or
-    -1 when the HOSTILE's best is not worth an EDGE (greedy keeps it stored)."""
+    """The candidate to play: the best (greedy; candidates within ``TIE`` of it are ties,
+    one taken uniformly at random, so the order of the lists never decides), a uniform one
+    (random), or -1 when the HOSTILE's best is not worth an EDGE (greedy keeps it stored)."""
     if n == 0:
         return -1
     if pol == POL_RANDOM:
         return pick(rng, n)
-    best = 0
+    top = cand[0, 4]
     for c in range(1, n):
-        if cand[c, 4] > cand[best, 4] + 1e-12:
-            best = c
-    if hostile and cand[best, 4] <= 0.0:
+        top = max(top, cand[c, 4])
+    if hostile and top <= 0.0:
         return -1
-    return best
+    ties = 0
+    for c in range(n):
+        if cand[c, 4] >= top - TIE:
+            ties += 1
+    j = pick(rng, ties)
+    for c in range(n):
+        if cand[c, 4] >= top - TIE:
+            if j == 0:
+                return c
+            j -= 1
+    return -1
 
 
 @njit((*CTX, F2, i8), **KERNEL)
