@@ -54,7 +54,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "threat": number(0, 3),
     "threat_cards": choice("next", "all"),
     "strong_plans": integer(1, 6),
-    "strong_rollouts": integer(1, 16),
+    "strong_rollouts": integer(1, 64),
     "strong_margin": number(0, 5),
     "check_invariants": flag(),
 }
@@ -82,8 +82,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "leaving_dice": 1,
     "threat": 0.3,
     "threat_cards": "next",
-    "strong_plans": 4,
-    "strong_rollouts": 4,
+    "strong_plans": 6,
+    "strong_rollouts": 32,
     "strong_margin": 0.0,
     "check_invariants": False,
 }
