@@ -890,12 +890,15 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
 
 
 @njit(**INNER)
-def value_bound(X, u, W, x, y, ap_left, slack):
-    """An upper bound of :func:`value_at` (any ``contact``, at most one move left) at every
-    point within ``slack`` cm of (x, y), with ``ap_left`` AP: each attack at its best (no
-    line of sight or cover needed, the distance ``slack`` shorter), the mission terms'
-    bound (:func:`objective_at`) and no threat (the threat is never negative).  A move
-    whose bound cannot beat a candidate already listed need not be walked."""
+def value_bound(X, u, W, x, y, ap_left, moves_left, slack):
+    """Upper bounds of :func:`value_at` with ``ap_left`` AP and ``moves_left`` moves at
+    every point within ``slack`` cm of (x, y): for a move (no ``contact``) and for a charge
+    (any ``contact``).  Each attack counts at its best where some point of the disc allows
+    it (no line of sight or cover needed), the mission terms at their bound
+    (:func:`objective_at`), and only the threat that reaches the whole disc: fighters whose
+    reach covers it, shooters out of range everywhere but within range plus reach (every
+    other threat term is never negative).  A move whose bound cannot beat a candidate
+    already listed need not be walked."""
     SI = xSI(X)
     SF = xSF(X)
     MF = xMF(X)
@@ -909,23 +912,38 @@ def value_bound(X, u, W, x, y, ap_left, slack):
     budget = WS[WS_DECIDE + DEC_BUDGET]
     cc_left = max(min(ap_left, CC_LIMIT - MI[pl, MI_CC]), 0)
     rng_left = max(min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED]), 0)
-    imm = 0.0
+    closing = moves_left >= 1 and ap_left >= 2  # a charge next, then an attack
+    imm = 0.0  # a move's
+    imm_cc = 0.0  # a charge's close combat attack on the model it touches
     fut = 0.0
+    threat = 0.0
     press = pressing(X)
     for t in WI[WI_FOES + 1 : WI_FOES + 1 + WI[WI_FOES]]:
-        d = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R]) - slack
+        d0 = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
+        d = d0 - slack
+        far = d0 + slack
         ev = W[t, W_CC]
         if ev > 0.0:
-            imm = max(imm, ev * cc_left)
+            imm_cc = max(imm_cc, ev * cc_left)
+            if closing and d <= budget:
+                imm = max(imm, 0.7 * ev * min(cc_left, ap_left - 1))
             fut = max(fut, ev * _gpow(d / (2.0 * budget), press))
         ev = W[t, W_RNG]
         if rng_range >= 0.0 and ev > 0.0 and UI[SI[t, SI_UNIT], UI_ENG] == 0:
             if d <= rng_range and rng_left > 0:
                 imm = max(imm, max(ev, W[t, W_RNG_COVER]) * rng_left)
             fut = max(fut, ev * max(GAMMA, _gpow(max(d - rng_range, 0.0) / (2.0 * budget), press)))
+        reach = W[t, W_REACH]
+        v = W[t, W_THR_RNG]
+        if v > 0.0:
+            if d > SF[t, SF_RANGE] and far <= SF[t, SF_RANGE] + reach:
+                threat += 0.5 * v
+        elif far <= reach:
+            threat += W[t, W_THR_CC]
     if last_round(X):
         fut = 0.0
-    return OPP_W * imm + FUT_W * fut + objective_at(X, u, x, y, slack)
+    rest = FUT_W * fut + objective_at(X, u, x, y, slack) - threat_weight(X) * threat
+    return OPP_W * imm + rest, OPP_W * max(imm, imm_cc) + rest
 
 
 @njit(**INLINE)
@@ -1126,14 +1144,17 @@ def candidates(X, u, C, mode):
     ap = MI[pl, MI_AP]
     moves_left = MOVE_LIMIT - MI[pl, MI_MOVES]
     here = 0.0
-    floor = np.inf  # a move or charge scores below this (mode SCORE_BEST)
+    floor = np.inf  # a move scores below this (mode SCORE_BEST)
+    floor_charge = np.inf  # and a charge
     W = xWS(X)[WS_W : WS_W + nmod * W_COLS].reshape((nmod, W_COLS))
     if greedy:
         p_prepare_values(X, u, W)
         here, _, _ = p_value_at(X, u, W, x0, y0, ap, moves_left, np.int64(-1))
         if mode == SCORE_BEST:
             slack = WS_SLACK + xWS(X)[WS_DECIDE + DEC_BUDGET]
-            floor = value_bound(X, u, W, x0, y0, ap - 1, slack) - here - MOVE_COST + BOUND_EPS
+            ub, ub_charge = value_bound(X, u, W, x0, y0, ap - 1, moves_left - 1, slack)
+            floor = ub - here - MOVE_COST + BOUND_EPS
+            floor_charge = ub_charge - here - MOVE_COST + BOUND_EPS
     cx, cy = _enemy_centroid(X, side)
     shooter = _unit_has_weapon(X, u) and SF[lead, SF_RANGE] > 0.0
     # targets: the two best opposing models (greedy) or every opposing unit's closest (random)
@@ -1197,7 +1218,7 @@ def candidates(X, u, C, mode):
         if gd <= budget + 0.5 and UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] == 0:
             gx = tx - ux * cr
             gy = ty - uy * cr
-            if greedy and _beaten(C, n, floor):
+            if greedy and _beaten(C, n, floor_charge):
                 pass  # no charge can beat what is listed
             elif greedy:
                 ex, ey, _, contact = reach_point(X, lead, gx, gy, np.bool_(True))
