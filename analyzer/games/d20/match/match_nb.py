@@ -163,6 +163,10 @@ refresh_kernel_cache(
 #: no reference counting of their array arguments), and none is called from Python, so
 #: they get no Python or C wrapper (less to compile).
 INNER = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+#: A kernel compiled only into its callers (numba inlines its body, typed there: no call,
+#: whose argument passing, 7-9 words per array, costs more than a short kernel's work;
+#: no signature, so no stand-alone copy is compiled).
+INLINE = {**INNER, "inline": "always"}
 # Argument types of the kernels (one compiled specialisation each: constant arguments at
 # call sites would otherwise compile extra literal-typed copies of whole call trees).
 i8 = nt.int64
@@ -564,7 +568,7 @@ def shot_margin(fi, s, i, w, j, cover, back, halved):
     return att, pd
 
 
-@njit((I2, F1, I2, i8, i8, f8, i8, b1, b1, b1), **INNER)
+@njit(**INLINE)
 def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
     """The gun in Reach with the highest expected CP (-1 none) and its value."""
     best = -1
@@ -918,7 +922,7 @@ def hth_better(fi, ecp, i, j):
     return hv > gv
 
 
-@njit((I2, F1, I2, i8, i8, i8, i8, f8), **INNER)
+@njit(**INLINE)
 def gun_threat(fi, ecp, s, j, i, cov, watch, dist):
     """Expected CP of the best shot of ``j``'s guns with Reach >= ``dist`` at ``i`` behind
     ``cov`` (watchful: +``watch`` PD; "3.2 Shots", "Cover")."""
@@ -953,7 +957,7 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     return t
 
 
-@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8, F1), **INNER)
+@njit(**INLINE)
 def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen):
     """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
     (exact expected CP and removal chance from the roll tables) minus the weighted threat
@@ -1072,7 +1076,7 @@ def add_cand(wk, n, x, y, mode, budget):
     return n + 1
 
 
-@njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
+@njit(**INLINE)
 def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
     ready to shoot, toward the best target (to Reach, or into contact), watchful toward it,
