@@ -40,6 +40,7 @@ units:
       - {name: Zapper, side: neutral, attack: {white: 1}, range: 0, keywords: [melee],
          traits: [{name: Zap, abilities: {stun: 1}}]}
   - {name: Grunt, kind: legion, points: 2, rank: 1, attack: {white: 1}, defense: 1, range: 0}
+  - {name: Runt, kind: legion, points: 2, rank: 1, attack: {white: 1}, defense: 1, range: 0}
   - {name: Brute, kind: legion, points: 4, rank: 2, attack: {white: 2}, defense: 2, range: 0,
      trait: {name: Gorge, abilities: {dirty_fighting: 1}}}
   - {name: Sniper, kind: legion, points: 3, rank: 2, attack: {white: 1}, defense: 1, range: 2}
@@ -236,6 +237,24 @@ def test_a_melee_attack_reaches_hard_terrain_on_its_own_tile(files, literal) -> 
     melee = [r for r in attacks(box) if r[3] == TESTER and int(r[6]) in (ZAPPER, BARE)]
     assert bool(melee) != literal
     assert literal or int(melee[0][4]) == GRUNT1
+
+
+def test_each_card_in_the_reserve_may_spawn(files, tmp_path) -> None:
+    """ "Spawn": "an available THREAT": two cards of the same points and kind (Grunt, Runt)
+    are both offered (one candidate per card, not per points), and the greedy HOSTILE's
+    tie between them is drawn at random: over 20 generators the Runt spawns too."""
+    hostile = tmp_path / "pair.yaml"
+    hostile.write_text("name: Pair\nsystem: degenesis\nside: hostile\n"
+                       "units: [{unit: Grunt}, {unit: Runt}]\n")  # fmt: skip
+    setup = make_setup(files, hostile=hostile)
+    spawned = set()
+    for seed in range(20):
+        box = Sandbox(setup)
+        box.rng[:4] = np.random.default_rng(seed).integers(1, 2**63, 4).astype(np.uint64)
+        box.place(TESTER, (3, 0))
+        box.react()
+        spawned |= {int(r[3]) for r in box.events() if r[0] == L.E_SPAWN}
+    assert spawned == {1, 2}  # the Grunt (unit 1) and the Runt (unit 2)
 
 
 # --------------------------------------------------------------------- sucker punches

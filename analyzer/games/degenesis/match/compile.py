@@ -542,7 +542,8 @@ def compile_arrays(
             if isinstance(card, Champion) and target < 0:
                 target = u
         value = card.points * (3 if mission.kind == "hunt" and u == target else 1)
-        un[u] = [side, kind, health(card), levels, card.points, max(value, 1), concept]
+        first = next(i for i, (_, c) in enumerate(units) if c.name == card.name)
+        un[u] = [side, kind, health(card), levels, card.points, max(value, 1), concept, first]
         for note in not_modelled(card):
             if note not in notes:
                 notes.append(note)

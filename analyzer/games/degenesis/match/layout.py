@@ -27,7 +27,8 @@ U_LEVELS = 3  # profile levels (POTENTIALS + 1; 1; STAGES)
 U_POINTS = 4
 U_VALUE = 5  # what killing it is worth to the greedy scores (points, x3 for a hunt target)
 U_CONCEPT = 6  # the OPERATIVE's CONCEPT ARCANA (0..12), -1 none
-U_COLS = 7
+U_CARD = 7  # which card (the index of its first unit): copies of a card share it
+U_COLS = 8
 K_OPERATIVE, K_LEGION, K_CHAMPION = 0, 1, 2
 KIND_NAMES = ("operative", "legion", "champion")
 

@@ -175,6 +175,7 @@ from analyzer.games.degenesis.match.layout import (
     T_OSP,
     T_SPAWN,
     T_THREATS,
+    U_CARD,
     U_CONCEPT,
     U_HEALTH,
     U_KIND,
@@ -1356,14 +1357,13 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
             val -= 0.15 * near
             val -= risk
             n = add(cand, n, C_MOVE, h, t, 0, val - 0.5 * best_here)
-    # SPAWN one reserve unit per kind of profile (the first listed of each card)
+    # SPAWN one reserve unit per card (the first of its copies in the reserve)
     spawns = 3 * MAX_MOVE * nt_  # the row of ``mv`` listing the SPAWN POINTS
     for h in range(un.shape[0]):
         if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_RESERVE:
             continue
-        if h > 0 and un[h - 1, U_SIDE] == 1 and st[h - 1, S_ON] == ON_RESERVE:
-            if un[h - 1, U_POINTS] == un[h, U_POINTS] and un[h - 1, U_KIND] == un[h, U_KIND]:
-                continue
+        if h > 0 and un[h - 1, U_CARD] == un[h, U_CARD] and st[h - 1, S_ON] == ON_RESERVE:
+            continue
         for j in range(mv[spawns, 0]):
             t = mv[spawns, 1 + j]
             near = 99
