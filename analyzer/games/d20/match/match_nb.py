@@ -397,11 +397,12 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     d = -1.0  # the axis' length, computed when a cover needs it
     cover = 0
     for k in range(int(sc[S_NTER])):
-        kind = ter[k, 6]
-        if kind in (K_DIFFICULT, K_WATER):
-            continue
+        # the axis' box first (it leaves out most elements), then the element's kind
         tin, tout = seg_rect(ax, ay, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
         if tin > tout:
+            continue
+        kind = ter[k, 6]
+        if kind in (K_DIFFICULT, K_WATER):
             continue
         if inside(ter, k, ax, ay) or inside(ter, k, tx, ty):
             continue
@@ -419,13 +420,14 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     by0 = min(ay, ty) - 2.0 * rt - CONTACT
     by1 = max(ay, ty) + 2.0 * rt + CONTACT
     for m in range(n):
-        if m in (ia, it) or s[m, S_ALIVE] == 0:
-            continue
         # outside the axis' box grown by r_m + 2 rt + CONTACT: farther than that from it
+        # (tested first: a removed figurine, off the board, is outside too)
         rm = fr[m, R_RADIUS]
         pmx = p[m, P_X]
         pmy = p[m, P_Y]
         if pmx < bx0 - rm or pmx > bx1 + rm or pmy < by0 - rm or pmy > by1 + rm:
+            continue
+        if m in (ia, it) or s[m, S_ALIVE] == 0:
             continue
         dm = seg_point(ax, ay, tx, ty, pmx, pmy)
         if dm < fr[m, R_RADIUS] and fi[m, F_SIDE] == side:
