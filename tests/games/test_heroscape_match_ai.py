@@ -122,3 +122,31 @@ def test_kernel_cache_depends_on_every_imported_analyzer_module() -> None:
     files = {root / (mod.replace(".", "/") + ".py") for mod in imported}
     assert root / "analyzer/match/paired_nb.py" in files
     assert files <= set(engine.kernel_sources())
+
+
+def test_trace_positions_at_a_player_turn(tmp_path: Path) -> None:
+    """The trace PNG's figures: after Player Turn 0 every figure stands where it was
+    placed, in its own start zone; after the first turn only the revealed card's figures
+    have moved; at the end the survivors stand where their last move took them."""
+    from analyzer.games.heroscape.match import layout as HL
+    from analyzer.games.heroscape.match import render
+    from analyzer.match.runner import trace_events
+
+    lists = LISTS / "utgar_warband.yaml"
+    setup = prepare("heroscape", lists, lists, scenario="highlands")
+    events, _, _ = trace_events(ENGINE, setup, 0, 2026)
+    events = events[events[:, 0] > 0]
+    comp = setup.extra
+    hx = comp.scenario.hx
+    placed = render.positions_at(events, len(comp.fig_names), 0)
+    assert sorted(placed) == list(range(len(comp.fig_names)))
+    assert all(hx[h, HL.H_ZONE] == comp.fig_sides[i] + 1 for i, h in placed.items())
+    first = render.positions_at(events, len(comp.fig_names), 1)
+    card = next(int(r[4]) for r in events if r[0] == HL.E_TURN)
+    moved = {i for i in placed if first.get(i) != placed[i]}
+    assert moved and all(comp.card_names[card] == comp.fig_names[i] for i in moved)
+    end = render.final_positions(events, len(comp.fig_names))
+    assert len(end) < len(placed)  # figures were destroyed
+    out = render.render(comp.scenario, tmp_path / "turn1.png", first, comp.fig_names,
+                        comp.fig_sides)  # fmt: skip
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

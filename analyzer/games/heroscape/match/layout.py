@@ -207,3 +207,4 @@ E_LAVA = 10  # fig, skulls (end of round), or d20 (molten, value 2 = 1)
 E_END = 11  # reason, winner, score a x10, score b x10
 E_NOFIG = 12  # marker number, card (no figure left)
 E_WELL = 13  # fig, d20, change
+E_DEPLOY = 14  # fig, space, tail space (-1 none)

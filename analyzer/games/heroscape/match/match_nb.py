@@ -28,6 +28,7 @@ from analyzer.games.heroscape.match.layout import (
     C_NFIG,
     C_SIDE,
     E_ATTACK,
+    E_DEPLOY,
     E_DESTROYED,
     E_END,
     E_FALL,
@@ -1672,6 +1673,7 @@ def deploy(st, m, side, pol):
         s[i, S_TAIL] = t
         if t >= 0:
             occ[t] = i
+        log(m, E_DEPLOY, side, i, chosen, t, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)

@@ -1,8 +1,10 @@
 """PNG maps of Heroscape battlefields: spaces by terrain and level, start zones, glyphs,
-and (from a ``--trace`` of one match) where the figures stood at the end.
+and (from a ``--trace`` of one match) where the figures stood after a Player Turn or at
+the end.
 
 Run: ``python -m analyzer.games.heroscape.match.render SCENARIO OUT.png
-[--list-a A.yaml --list-b B.yaml --trace K --seed S]``.
+[--list-a A.yaml --list-b B.yaml --trace K --seed S --turn T]`` (``--turn``: where the
+figures stood after the match's Player Turn T, 0 = as placed).
 """
 
 from __future__ import annotations
@@ -37,15 +39,30 @@ COLOURS = {
 }
 
 
-def final_positions(events: np.ndarray, n_fig: int) -> dict[int, int]:
-    """Space of each figure at the end of a traced match (moves replayed; destroyed gone)."""
+def positions_at(events: np.ndarray, n_fig: int, turn: int | None = None) -> dict[int, int]:
+    """Space of each figure of a traced match after Player Turn ``turn`` (counted over the
+    match from 1; 0: as placed at set-up; None: at the end), by replaying the placements
+    and moves; destroyed figures are gone."""
     where: dict[int, int] = {}
+    turns = 0
     for row in events:
-        if row[0] == L.E_MOVE:
+        kind = int(row[0])
+        if kind in (L.E_TURN, L.E_NOFIG):
+            if turn is not None and turns == turn:
+                break
+            turns += 1
+        elif kind == L.E_DEPLOY:
+            where[int(row[3])] = int(row[4])
+        elif kind == L.E_MOVE:
             where[int(row[3])] = int(row[5])
-        elif row[0] == L.E_DESTROYED:
+        elif kind == L.E_DESTROYED:
             where[int(row[3])] = -1
     return {i: h for i, h in where.items() if h >= 0 and i < n_fig}
+
+
+def final_positions(events: np.ndarray, n_fig: int) -> dict[int, int]:
+    """Space of each figure at the end of a traced match (moves replayed; destroyed gone)."""
+    return positions_at(events, n_fig)
 
 
 def render(
@@ -54,6 +71,7 @@ def render(
     figures: dict[int, int] | None = None,
     labels: list[str] | None = None,
     sides: list[int] | None = None,
+    note: str = "",
 ) -> Path:
     """Draw ``scen`` (and figures on spaces ``figures[i]``) into the PNG ``out``."""
     import matplotlib
@@ -95,7 +113,8 @@ def render(
     ax.set_ylim(xy[:, 1].max() + 1, -1)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"{scen.name} (start zones: A blue, B red; numbers: levels)", fontsize=8)
+    title = f"{scen.name} (start zones: A blue, B red; numbers: levels)"
+    ax.set_title(f"{title}{note}", fontsize=8)
     out = Path(out)
     fig.savefig(out, dpi=120, bbox_inches="tight")
     plt.close(fig)
@@ -110,9 +129,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--list-b")
     parser.add_argument("--trace", type=int)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--turn", type=int, help="figures after this Player Turn (0: set-up; default: the end)"
+    )
     args = parser.parse_args(argv)
     scen = S.load_scenario(args.scenario)
     figures = labels = sides = None
+    note = ""
     if args.trace is not None and args.list_a and args.list_b:
         from analyzer.games.heroscape.match.engine import ENGINE
         from analyzer.match.runner import trace_events
@@ -124,9 +147,11 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
         events, _, _ = trace_events(ENGINE, setup, args.trace, args.seed)
         comp = setup.extra
-        figures = final_positions(events, len(comp.fig_names))
+        figures = positions_at(events, len(comp.fig_names), args.turn)
         labels, sides = comp.fig_names, comp.fig_sides
-    print(render(scen, args.out, figures, labels, sides))
+        when = "the end" if args.turn is None else f"Player Turn {args.turn}"
+        note = f"\nmatch {args.trace}, seed {args.seed}: figures after {when}"
+    print(render(scen, args.out, figures, labels, sides, note))
 
 
 if __name__ == "__main__":

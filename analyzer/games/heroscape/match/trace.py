@@ -95,6 +95,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 lines.append(
                     f"end of round {rnd}: {fig(v[0])} on a lava field rolls {v[1]} skull(s)"
                 )
+        elif kind == L.E_DEPLOY:
+            lines.append(f"set-up: {fig(v[0])} is placed on {space(comp, v[1])}")
         elif kind == L.E_WELL:
             lines.append(f"start of round {rnd}: {fig(v[0])} on wellspring water rolls {v[1]}")
         elif kind == L.E_END:
