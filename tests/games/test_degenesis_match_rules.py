@@ -471,7 +471,7 @@ def test_rollout_operatives_beat_greedy_operatives() -> None:
     HOSTILE (mission pipeline_extraction, by more than 5 SE)."""
     sides = ENGINE.load_sides(*ENGINE.sample_sides(), None)
     rate = {}
-    for pols, n in ((("greedy", "greedy"), 1000), (("rollout", "greedy"), 150)):
+    for pols, n in ((("greedy", "greedy"), 1000), (("rollout", "greedy"), 400)):
         setup = ENGINE.prepare(sides.cards, sides.lists, policies=pols,
                                options=check_match_options(ENGINE, {}))  # fmt: skip
         rec, _ = run_records(ENGINE, setup, n, seed=9, threads=2)
@@ -676,6 +676,29 @@ def test_the_mediator_stops_ambushes_and_sucker_punches_for_the_round(files) -> 
     box.move(TESTER, (0, 0))  # leaving the Brute's TILE: its SUCKER PUNCH is stopped
     assert box.dice_used() == 0 and box.wounds(TESTER) == 0 and box.at(TESTER) == (0, 0)
     assert box.stat(L.G_AMBUSHES) == 1 and box.stat(L.G_PUNCHES) == 0
+
+
+def test_the_conqueror_attacks_twice_for_each_attack_this_round(files) -> None:
+    """ "XI – The Conqueror: You or an ALLY may ATTACK twice for each ATTACK this ROUND":
+    played on the side's first ATTACK ACTION, each ATTACK ACTION of the ROUND is two
+    ROLLS; a new ROUND ends it; the second is not made at a TARGET already removed."""
+    box = Sandbox(make_setup(files, arcana=True, overcommit=False))
+    box.hand(0, [11])
+    box.hand(1, [])
+    box.place(TESTER, (0, 0))
+    box.place(BOSS, (0, 2), revealed=True)
+    box.script([6, 6, 2, 1, 1, 2])  # Pistol: 2 WHITE + 1 BLACK: 4 SUCCESSES, then 0
+    box.attack(TESTER, PISTOL, BOSS)
+    assert len(attacks(box)) == 2 and box.wounds(BOSS) == 1 and box.holding(0) == []
+    box.script([6, 6, 2, 6, 6, 2])  # the same ROUND: two more ROLLS, the Boss's 2 STAGES
+    box.attack(TESTER, PISTOL, BOSS)
+    assert len(attacks(box)) == 3 and box.on(BOSS) == L.ON_DEAD  # dead after the first
+    box.place(BOSS, (0, 2), revealed=True)
+    box.round()  # a new ROUND (the Tester has no EDGES: no TURN)
+    n = len(attacks(box))
+    box.script([1, 1, 2])
+    box.attack(TESTER, PISTOL, BOSS)
+    assert len(attacks(box)) == n + 1
 
 
 def test_the_hermit_stops_attacks_from_outside_the_tile(files) -> None:

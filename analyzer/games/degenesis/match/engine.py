@@ -35,8 +35,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (62, 108)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
-    "ARCANA 0 The Adventurer, III The Martyr, IV The Ruler, X The Heretic, XI The "
-    "Conqueror (dealt, drawn and held, never played); the 9 "
+    "ARCANA 0 The Adventurer, III The Martyr, IV The Ruler, X The Heretic (dealt, "
+    "drawn and held, never played); XI The Conqueror doubles ATTACK ACTIONS only (not "
+    "FREE ATTACKS); the 9 "
     "ARCANA whose effects the rulebook does not print (not in the deck); VI The Healer's "
     "FLIP a FLESHWOUND / revert a STAGE (only its NEGATE a WOUND)",
     "OVERCOMMITTING for SECURE 1 (the AIs only add a DIE); INTEL's ARCANA",

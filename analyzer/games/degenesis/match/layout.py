@@ -150,7 +150,8 @@ G_DRAWS = 28  # ARCANA drawn
 G_OVERCOMMITS = 29
 G_OVER = 30  # 1 + the side DRAWING for the OVERCOMMIT of the ROLL being resolved, else 0
 G_MEDIATOR = 31  # 2 entries: VIII The Mediator played by the side this ROUND
-G_POOL = 33  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
+G_CONQUEROR = 33  # 2 entries: XI The Conqueror played by the side this ROUND
+G_POOL = 35  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
 G_COLS = G_POOL + POOL_W
 
 END_EXTRACTED, END_HELD, END_HUNTED, END_DEPLETED, END_ROUNDS = 0, 1, 2, 3, 4
@@ -219,7 +220,7 @@ ARCANA_NAMES = (
 )
 N_ARCANA = 13  # the deck: the 13 printed ARCANA (the other 9 of the 22 print no effect)
 A_CREATOR, A_MENTOR, A_SEEKER, A_HEALER, A_TRADITIONALIST = 1, 2, 5, 6, 7
-A_MEDIATOR, A_HERMIT, A_ABOMINATION = 8, 9, 12
+A_MEDIATOR, A_HERMIT, A_CONQUEROR, A_ABOMINATION = 8, 9, 11, 12
 #: the ARCANA the AIs play; the others are dealt, drawn and held, never played
 ARCANA_PLAYED = (
     A_CREATOR,
@@ -229,6 +230,7 @@ ARCANA_PLAYED = (
     A_TRADITIONALIST,
     A_MEDIATOR,
     A_HERMIT,
+    A_CONQUEROR,
     A_ABOMINATION,
 )
 CREATOR_SUCCESS = 3  # "I – The Creator: After a ROLL, SUCCESS +3."

@@ -23,6 +23,7 @@ from numba.core import types as nt
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.degenesis.match.layout import (
     A_ABOMINATION,
+    A_CONQUEROR,
     A_CREATOR,
     A_HEALER,
     A_HERMIT,
@@ -73,6 +74,7 @@ from analyzer.games.degenesis.match.layout import (
     G_ATTACKS,
     G_BOTCHES,
     G_CHECK,
+    G_CONQUEROR,
     G_DONE,
     G_DPOS,
     G_DRAWS,
@@ -742,8 +744,8 @@ def sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
 
 
 @njit((*CTX, i8, i8, i8, i8), **KERNEL)
-def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
-    """An ATTACK ACTION: a RANGED ATTACK from a TILE with ENEMIES grants them SUCKER
+def attack_once(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
+    """One ATTACK: a RANGED ATTACK from a TILE with ENEMIES grants them SUCKER
     PUNCHES ("Sucker Punch"), resolved first (``punch_first``; if ``u`` is removed the
     ATTACK is lost) or after it.  An ATTACK from outside the TARGET's TILE may meet
     IX The Hermit (``hermit``): it is lost."""
@@ -759,6 +761,36 @@ def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, 
     resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
     if provoke and ms[M_PUNCH_FIRST] == 0 and g[G_END] < 0:
         sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
+
+
+@njit((I2, I1, I1, I2, U1, i8), **KERNEL)
+def conquers(un, ms, g, ev, rng, u):
+    """ "XI – The Conqueror: You or an ALLY may ATTACK twice for each ATTACK this ROUND":
+    ``u``'s side played it this ROUND, or plays it now, on its first ATTACK ACTION of the
+    ROUND (the AMBUSHES and SUCKER PUNCHES, FREE ATTACKS, stay single)."""
+    side = un[u, U_SIDE]
+    if g[G_CONQUEROR + side] == 1:
+        return True
+    if ms[M_ARCANA] == 1 and holds(g, side, A_CONQUEROR) and wants(ms, g, rng, side):
+        if play_arcana(ms, g, ev, rng, side, A_CONQUEROR, u):
+            g[G_CONQUEROR + side] = 1
+            return True
+    return False
+
+
+@njit((*CTX, i8, i8, i8, i8), **KERNEL)
+def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
+    """An ATTACK ACTION (``attack_once``), twice under XI The Conqueror (``conquers``; the
+    second only while ``u``, its TARGET and its ITEM are still there)."""
+    times = 2 if conquers(un, ms, g, ev, rng, u) else 1
+    for _ in range(times):
+        if g[G_END] >= 0 or st[u, S_ON] != ON_FIELD or st[u, S_STUN] == 1:
+            return
+        if v >= 0 and (st[v, S_ON] != ON_FIELD or st[v, S_TILE] != tile):
+            return
+        if not usable(un, opt, st, u, prow(un, st, u) * MAX_OPT + k):  # BOTCHED: FLIPPED
+            return
+        attack_once(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
 
 
 @njit((I2, I2, I2, I2, I2, I2, I1, I2, i8, i8, i8), **KERNEL)
@@ -1529,6 +1561,8 @@ def start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     g[G_ROUND] += 1
     g[G_MEDIATOR] = 0
     g[G_MEDIATOR + 1] = 0
+    g[G_CONQUEROR] = 0
+    g[G_CONQUEROR + 1] = 0
     for u in range(un.shape[0]):
         st[u, S_STUN] = 0
         st[u, S_PUNCH] = 0
