@@ -701,6 +701,24 @@ def test_the_conqueror_attacks_twice_for_each_attack_this_round(files) -> None:
     assert len(attacks(box)) == n + 1
 
 
+def test_the_heretic_flips_an_item_at_the_start_of_a_turn(files) -> None:
+    """ "X – The Heretic: FLIP an ITEM": the OPERATIVES FLIP the acting OPERATIVE's
+    BOTCHED Pistol back; the HOSTILE FLIPS its best operational WEAPON to the BOTCH face."""
+    box = Sandbox(make_setup(files, arcana=True, overcommit=False))
+    box.hand(0, [10])
+    box.hand(1, [])
+    box.place(TESTER, (3, 5), edges=1)
+    box.st[TESTER, L.S_FLIPPED] = 1 << PISTOL  # the Pistol is item 0
+    box.turn(TESTER)
+    assert box.flipped(TESTER) & (1 << PISTOL) == 0 and box.holding(0) == []
+    box = Sandbox(make_setup(files, arcana=True, overcommit=False))
+    box.hand(0, [])
+    box.hand(1, [10])
+    box.place(TESTER, (3, 5), edges=1)
+    box.turn(TESTER)
+    assert box.flipped(TESTER) != 0 and box.holding(1) == []
+
+
 def test_the_hermit_stops_attacks_from_outside_the_tile(files) -> None:
     """ "IX – The Hermit: You or an ALLY cannot be ATTACKED from outside their TILE this
     ROUND": kept while a WOUND would not kill, played on the ATTACK that could (the

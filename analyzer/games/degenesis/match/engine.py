@@ -35,11 +35,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (62, 108)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
-    "ARCANA 0 The Adventurer, III The Martyr, IV The Ruler, X The Heretic (dealt, "
-    "drawn and held, never played); XI The Conqueror doubles ATTACK ACTIONS only (not "
-    "FREE ATTACKS); the 9 "
-    "ARCANA whose effects the rulebook does not print (not in the deck); VI The Healer's "
-    "FLIP a FLESHWOUND / revert a STAGE (only its NEGATE a WOUND)",
+    "ARCANA 0 The Adventurer, III The Martyr, IV The Ruler (dealt, drawn and held, never "
+    "played); X The Heretic only at the start of a TURN, on WEAPONS; XI The Conqueror "
+    "doubles ATTACK ACTIONS only (not FREE ATTACKS); the 9 ARCANA whose effects the "
+    "rulebook does not print (not in the deck); VI The Healer's FLIP a FLESHWOUND / "
+    "revert a STAGE (only its NEGATE a WOUND)",
     "OVERCOMMITTING for SECURE 1 (the AIs only add a DIE); INTEL's ARCANA",
     "ACTIVE TRAITS and text-only TRAITS / POTENTIALS (listed per card below)",
     "PICK UP / TRADE / DROP of ITEMS and carrying DEAD comrades",

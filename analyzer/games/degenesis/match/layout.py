@@ -220,7 +220,7 @@ ARCANA_NAMES = (
 )
 N_ARCANA = 13  # the deck: the 13 printed ARCANA (the other 9 of the 22 print no effect)
 A_CREATOR, A_MENTOR, A_SEEKER, A_HEALER, A_TRADITIONALIST = 1, 2, 5, 6, 7
-A_MEDIATOR, A_HERMIT, A_CONQUEROR, A_ABOMINATION = 8, 9, 11, 12
+A_MEDIATOR, A_HERMIT, A_HERETIC, A_CONQUEROR, A_ABOMINATION = 8, 9, 10, 11, 12
 #: the ARCANA the AIs play; the others are dealt, drawn and held, never played
 ARCANA_PLAYED = (
     A_CREATOR,
@@ -230,6 +230,7 @@ ARCANA_PLAYED = (
     A_TRADITIONALIST,
     A_MEDIATOR,
     A_HERMIT,
+    A_HERETIC,
     A_CONQUEROR,
     A_ABOMINATION,
 )

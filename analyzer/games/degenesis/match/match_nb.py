@@ -26,6 +26,7 @@ from analyzer.games.degenesis.match.layout import (
     A_CONQUEROR,
     A_CREATOR,
     A_HEALER,
+    A_HERETIC,
     A_HERMIT,
     A_MEDIATOR,
     A_MENTOR,
@@ -1467,12 +1468,44 @@ def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
 # =========================================================== turns and rounds
+@njit((I2, I2, I2, F2, I1, I2, I1, I2, U1, i8), **KERNEL)
+def heretic(un, prof, opt, pw, ms, st, g, ev, rng, u):
+    """ "X – The Heretic: FLIP an ITEM", at the start of OPERATIVE ``u``'s TURN: the
+    OPERATIVES FLIP its first BOTCHED WEAPON back to its operational face; else the HOSTILE
+    FLIPS its best operational WEAPON of its DASHBOARD side (the best chance against
+    DEFENSE 2) to the BOTCH face."""
+    if ms[M_ARCANA] == 0:
+        return
+    pr = prow(un, st, u)
+    fixed = -1
+    best = -1
+    bp = -1.0
+    for k in range(prof[pr, F_NOPT]):
+        row = pr * MAX_OPT + k
+        item = opt[row, O_ITEM]
+        if item < 0 or opt[row, O_USABLE] == 0:
+            continue
+        if (st[u, S_FLIPPED] >> item) & 1 == 1:
+            if fixed < 0:
+                fixed = item
+        elif chance(pw, row, 2) > bp:
+            bp = chance(pw, row, 2)
+            best = item
+    if fixed >= 0 and holds(g, 0, A_HERETIC) and wants(ms, g, rng, 0):
+        if play_arcana(ms, g, ev, rng, 0, A_HERETIC, u):
+            st[u, S_FLIPPED] &= ~(1 << fixed)
+    elif best >= 0 and holds(g, 1, A_HERETIC) and wants(ms, g, rng, 1):
+        if play_arcana(ms, g, ev, rng, 1, A_HERETIC, u):
+            st[u, S_FLIPPED] |= 1 << best
+
+
 @njit((*CTX, i8), **KERNEL)
 def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
     st[u, S_EDGES] -= 1
     g[G_ACT] += 1
     log(g, ev, E_TURN, 0, u, st[u, S_EDGES], 0, 0, 0, 0, 0, 0, 0)
+    heretic(un, prof, opt, pw, ms, st, g, ev, rng, u)
 
 
 @njit((I2, I1, i8), **KERNEL)
