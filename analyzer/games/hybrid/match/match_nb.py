@@ -1666,7 +1666,8 @@ def facing_state(fi, s, wk, w, i, x, y, budget):
     fbest = ft
     if c > budget:
         fbest = -1
-        for f in range(4):
+        for t in range(4):  # from the side's own north (B's board is turned round)
+            f = (t + 2 * fi[i, F_SIDE]) % 4
             cf, stf = cost_to(wk, w, x, y, f)
             if cf <= budget and cf < c:
                 c = cf
@@ -1887,10 +1888,38 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
 
 
 @njit(cache=True, _nrt=False)
-def best_plan(plans, npl):
+def plan_rank(fi, sc, plans, i, k):
+    """Where plan ``k``'s destination comes in the scan of the board seen from ``i``'s
+    side (side B's turned half-way round), facing included: equal scores go to the
+    lowest rank, so mirror positions on a mirror board choose mirror plans."""
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    dest = plans[k, P_DEST]
+    a = dest // (NFLAG * 4)
+    f = (dest // NFLAG) % 4
+    x = a % w
+    y = a // w
+    if fi[i, F_SIDE] == 1:
+        x = w - z - x
+        y = sc[S_H] - z - y
+        f = (f + 2) % 4
+    return (y * w + x) * 4 + f
+
+
+@njit(cache=True, _nrt=False)
+def plan_better(fi, sc, plans, i, k, b):
+    """Plan ``k`` beats plan ``b``: a higher score, or the same and a lower
+    :func:`plan_rank`."""
+    if plans[k, P_SCORE_X1000] != plans[b, P_SCORE_X1000]:
+        return plans[k, P_SCORE_X1000] > plans[b, P_SCORE_X1000]
+    return plan_rank(fi, sc, plans, i, k) < plan_rank(fi, sc, plans, i, b)
+
+
+@njit(cache=True, _nrt=False)
+def best_plan(fi, sc, plans, npl, i):
     b = 0
     for k in range(1, npl):
-        if plans[k, P_SCORE_X1000] > plans[b, P_SCORE_X1000]:
+        if plan_better(fi, sc, plans, i, k, b):
             b = k
     return b
 
@@ -2090,7 +2119,7 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
         k = random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i)
     else:
         npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
-        k = best_plan(plans, npl)
+        k = best_plan(fi, sc, plans, npl, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i)
     check_end(fi, sc, s, g)
 
@@ -2104,6 +2133,16 @@ def nv_margin(fi, s, side):
             v = (fi[i, F_NV] - s[i, S_WOUNDS]) * (1.0 + fi[i, F_POINTS] / 20.0) + 2.0
             t += v if fi[i, F_SIDE] == side else -v
     return t
+
+
+@njit(cache=True, _nrt=False)
+def rollout_score(fi, s, g, side):
+    """A rollout's worth for ``side``: :func:`nv_margin`, + 10 per Objective carried out
+    more than the enemy ("Scenario Objectives"), + or - 100 for a game won or lost."""
+    v = nv_margin(fi, s, side) + 10.0 * (g[G_OBJ_A + side] - g[G_OBJ_A + 1 - side])
+    if g[G_END] >= 0 and g[G_WINNER] > 0:
+        v += 100.0 if g[G_WINNER] == side + 1 else -100.0
+    return v
 
 
 @njit(cache=True)
@@ -2272,7 +2311,7 @@ def playout(
         check_end(fi, sc, s2, g2)
     rollout(fi, mp, cell2, sc, tab, s2, g2, occ2, seq2, dc, rng2, ev, wk, nb, plans2, turn,
             depth, base, r)  # fmt: skip
-    return nv_margin(fi, s2, side)
+    return rollout_score(fi, s2, g2, side)
 
 
 @njit(cache=True)
@@ -2300,7 +2339,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
                 if plans[cand[c], P_TARGET] == plans[k, P_TARGET]:
                     same = c
         if same >= 0:
-            if plans[k, P_SCORE_X1000] > plans[cand[same], P_SCORE_X1000]:
+            if plan_better(fi, sc, plans, i, k, cand[same]):
                 cand[same] = k
         elif nc < MAXCAND:
             cand[nc] = k
@@ -2308,7 +2347,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     for a in range(1, nc):
         v = cand[a]
         b = a - 1
-        while b >= 0 and plans[cand[b], P_SCORE_X1000] < plans[v, P_SCORE_X1000]:
+        while b >= 0 and plan_better(fi, sc, plans, i, v, cand[b]):
             cand[b + 1] = cand[b]
             b -= 1
         cand[b + 1] = v
