@@ -339,6 +339,23 @@ def test_scout_reveals_one_threat_plus_one_per_success_above(box) -> None:
     assert box.stat(L.G_SCOUTS) == 3
 
 
+def test_scouting_reveals_a_random_token_of_the_tile(files) -> None:
+    """ "Scout": "REVEAL a THREAT TOKEN on the chosen TILE": the tokens look alike, so the
+    one REVEALED is drawn at random, not the first listed unit (20 generators: both)."""
+    seen = set()
+    for seed in range(20):
+        box = Sandbox(make_setup(files))
+        box.rng[:4] = np.random.default_rng(seed).integers(1, 2**63, 4).astype(np.uint64)
+        box.place(TESTER, (0, 0))
+        box.place(GRUNT1, (0, 2))
+        box.place(BRUTE, (0, 2))
+        box.script([6, 1])  # FOCUS 2 WHITE: 2 SUCCESSES vs DIFFICULTY 2: 1 REVEAL
+        box.scout(TESTER, (0, 2))
+        assert box.revealed(GRUNT1) + box.revealed(BRUTE) == 1
+        seen.add(GRUNT1 if box.revealed(GRUNT1) else BRUTE)
+    assert seen == {GRUNT1, BRUTE}
+
+
 def test_scouting_hard_terrain_is_one_harder(box) -> None:
     box.place(TESTER, (0, 2))
     box.place(GRUNT1, (0, 4))  # HARD TERRAIN, DISTANCE 2

@@ -948,13 +948,19 @@ def scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile
     if total >= diff:
         found = 1 + total - diff
     shown = 0
-    for v in range(un.shape[0]):
-        if shown >= found:
+    while shown < found:  # the THREAT TOKENS look alike: each REVEAL takes one at random
+        left = threats_on(un, st, tile, -1)
+        if left == 0:
             break
-        if un[v, U_SIDE] == 1 and st[v, S_ON] == ON_FIELD and st[v, S_TILE] == tile:
-            if st[v, S_REVEALED] == 0:
-                reveal(g, ev, st, v, 0)
-                shown += 1
+        j = pick(rng, left)
+        for v in range(un.shape[0]):
+            if un[v, U_SIDE] == 1 and st[v, S_ON] == ON_FIELD and st[v, S_TILE] == tile:
+                if st[v, S_REVEALED] == 0:
+                    if j == 0:
+                        reveal(g, ev, st, v, 0)
+                        break
+                    j -= 1
+        shown += 1
     log(g, ev, E_SCOUT, 0, u, tile, total, diff, shown, 0, 0, 0, 0)
     settle_overcommit(g, ev, rng)
 
