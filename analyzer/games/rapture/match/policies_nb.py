@@ -783,6 +783,18 @@ def prepare_values(X, u, W):
         W[t, W_THR_RNG_COVER] = thr_rng_cover
 
 
+@njit(**INLINE)
+def _decision(X, ap_left):
+    """The decision's constants :func:`prepare_values` left in ``WS_DECIDE`` (the lead
+    model, its base radius, the unit's weapon range and the move budget), and the close
+    combat and ranged attacks ``ap_left`` AP still allow this round ("Round Limits")."""
+    D = xWS(X)[WS_DECIDE : WS_DECIDE + DEC_ESCAPING]
+    pl = np.int64(D[DEC_POOL])
+    cc_left = min(ap_left, CC_LIMIT - xMI(X)[pl, MI_CC])
+    rng_left = min(ap_left, RANGED_LIMIT - xMI(X)[pl, MI_RANGED])
+    return np.int64(D[DEC_LEAD]), D[DEC_R], D[DEC_RANGE], D[DEC_BUDGET], cc_left, rng_left
+
+
 @njit(**INNER)
 def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     """Greedy value of unit u's lead model standing at (x, y) with ``ap_left`` AP.
@@ -801,17 +813,9 @@ def value_at(X, u, W, x, y, ap_left, moves_left, contact):
     SI = xSI(X)
     SF = xSF(X)
     MF = xMF(X)
-    MI = xMI(X)
     UI = xUI(X)
-    WS = xWS(X)
     WI = xWI(X)
-    lead = np.int64(WS[WS_DECIDE + DEC_LEAD])
-    r = WS[WS_DECIDE + DEC_R]
-    pl = np.int64(WS[WS_DECIDE + DEC_POOL])
-    rng_range = WS[WS_DECIDE + DEC_RANGE]
-    budget = WS[WS_DECIDE + DEC_BUDGET]
-    cc_left = min(ap_left, CC_LIMIT - MI[pl, MI_CC])
-    rng_left = min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED])
+    lead, r, rng_range, budget, cc_left, rng_left = _decision(X, ap_left)
     imm = 0.0
     fut = 0.0
     threat = 0.0
@@ -902,23 +906,18 @@ def value_bound(X, u, W, x, y, ap_left, moves_left, slack):
     SI = xSI(X)
     SF = xSF(X)
     MF = xMF(X)
-    MI = xMI(X)
     UI = xUI(X)
-    WS = xWS(X)
-    WI = xWI(X)
-    r = WS[WS_DECIDE + DEC_R]
-    pl = np.int64(WS[WS_DECIDE + DEC_POOL])
-    rng_range = WS[WS_DECIDE + DEC_RANGE]
-    budget = WS[WS_DECIDE + DEC_BUDGET]
-    cc_left = max(min(ap_left, CC_LIMIT - MI[pl, MI_CC]), 0)
-    rng_left = max(min(ap_left, RANGED_LIMIT - MI[pl, MI_RANGED]), 0)
+    _, r, rng_range, budget, cc_left, rng_left = _decision(X, ap_left)
+    cc_left = max(cc_left, 0)
+    rng_left = max(rng_left, 0)
     closing = moves_left >= 1 and ap_left >= 2  # a charge next, then an attack
     imm = 0.0  # a move's
     imm_cc = 0.0  # a charge's close combat attack on the model it touches
     fut = 0.0
     threat = 0.0
     press = pressing(X)
-    for t in WI[WI_FOES + 1 : WI_FOES + 1 + WI[WI_FOES]]:
+    foes = xWI(X)[WI_FOES + 1 : WI_FOES + 1 + xWI(X)[WI_FOES]]  # from prepare_values
+    for t in foes:
         d0 = edge_distance(x, y, r, MF[t, MF_X], MF[t, MF_Y], SF[t, SF_R])
         d = d0 - slack
         far = d0 + slack
