@@ -261,6 +261,90 @@ def test_climbing_refused_at_half_the_movement(files):
     assert box.pos(A0)[1] == pytest.approx(54, abs=0.05)
 
 
+def trooper_box(scenario="virus_raid"):
+    """The sample cards (Trooper section vs Chronos strike team) on a sample scenario."""
+    sides = ENGINE.load_sides(
+        LISTS / "trooper_section.yaml", LISTS / "chronos_strike_team.yaml", None
+    )
+    return Sandbox(
+        ENGINE.prepare(
+            sides.cards, sides.lists, policies=("greedy", "greedy"), options={}, scenario=scenario
+        )
+    )
+
+
+BRUTE = 4  # Trooper section: Troopers 0-3, Brute 4 (Movement 14); server racks: element 0
+
+
+def test_a_climb_ends_beyond_the_element_however_short_the_move():
+    """ "Climbs it at its next turn": the Brute (Movement 14) stops at the foot of the 8 cm
+    server racks (x 40-50, y 30-33), then climbs them even toward a point on them, and
+    lands with its stand (1.25 cm) clear of them: y = 33 + 1.25 + 0.05."""
+    box = trooper_box()
+    box.place(BRUTE, 45, 20)
+    box.move(BRUTE, 45, 40)
+    assert box.pos(BRUTE) == pytest.approx((45, 30 - 1.25 - 0.01), abs=1e-6)
+    assert box.s[BRUTE, L.S_CLIMB] == 1
+    box.move(BRUTE, 45, 31)  # on the racks
+    assert box.pos(BRUTE) == pytest.approx((45, 34.3), abs=1e-6)
+    assert [r[9] for r in event_rows(box, L.E_MOVE)] == [2, 3]
+    assert box.s[BRUTE, L.S_CLIMB] == 0
+
+
+def test_a_diagonal_climb_lands_clear_of_the_element():
+    """From the foot at (45, 28.75) at 45 degrees: the stand clears the racks' box grown by
+    its radius (y 33 + 1.25) after 5.5 cm, + 0.05 cm: (50.54, 34.29) (it used to land at
+    the element's edge + 1.3 cm along the move, the stand still over the racks)."""
+    box = trooper_box()
+    box.place(BRUTE, 45, 28.75)
+    box.s[BRUTE, L.S_CLIMB] = 1
+    box.move(BRUTE, 55, 38.75)
+    d = 5.5 + 0.05 / np.sqrt(2)
+    assert box.pos(BRUTE) == pytest.approx((45 + d, 28.75 + d), abs=1e-6)
+
+
+def test_a_climb_with_its_landing_taken_waits_at_the_foot():
+    """A stand on the landing: the climb does not happen (no backing off onto the near
+    side); the Brute stays at the foot, still to climb, and climbs once the way is free."""
+    box = trooper_box()
+    box.place(BRUTE, 45, 28.75)
+    box.s[BRUTE, L.S_CLIMB] = 1
+    box.place(0, 45, 35)
+    box.move(BRUTE, 45, 40)
+    assert box.pos(BRUTE) == (45, 28.75)
+    assert box.s[BRUTE, L.S_CLIMB] == 1
+    box.place(0, 30, 20)
+    box.move(BRUTE, 45, 40)
+    assert box.pos(BRUTE) == pytest.approx((45, 34.3), abs=1e-6)
+
+
+def test_a_move_cut_short_by_a_stand_is_not_a_stop_at_the_foot():
+    """A walk toward the racks that backs off from a stand ends short of their foot: an
+    ordinary stop (code 0), no climb at the next turn."""
+    box = trooper_box()
+    box.place(0, 45, 27.5)  # a Trooper at the foot
+    box.place(BRUTE, 45, 15)
+    box.move(BRUTE, 45, 40)
+    x, y = box.pos(BRUTE)
+    assert x == 45 and y < 27.5 - 2.5 and y > 27.5 - 2.5 - 0.25
+    assert event_rows(box, L.E_MOVE)[0][9] == 0
+    assert box.s[BRUTE, L.S_CLIMB] == 0
+
+
+def test_greedy_brute_at_the_foot_climbs_toward_the_terminal():
+    """Alone with a far enemy, the greedy Attacker's Brute at the racks' foot climbs them
+    on its next movement phase and ends beyond them (toward the terminal at 57-63, 42-48)."""
+    box = trooper_box()
+    box.set_attacker(0)
+    box.place(BRUTE, 45, 28.75)
+    box.s[BRUTE, L.S_CLIMB] = 1
+    box.place(6, 110, 85)
+    box.movement_phase(0)
+    x, y = box.pos(BRUTE)
+    assert x > 45 and y > 30 and (x > 50 + 1.25 or y > 33 + 1.25), (x, y)
+    assert [r[9] for r in event_rows(box, L.E_MOVE)] == [3]
+
+
 def test_watchful_moves_half(files):
     box = make(files)
     box.place(A0, 60, 40)

@@ -729,14 +729,43 @@ def near_path(ter, sc, x0, y0, x1, y1, grow):
     return mask
 
 
+@njit((F2, F1, i8, f8, f8, f8, f8, f8, f8), **INNER)
+def climb_end(ter, sc, k, r, x0, y0, tx, ty, ln):
+    """Where the climb of element ``k`` from its foot toward (tx, ty) ends, as a fraction
+    of the move (may pass 1, the target): the stand clear of the element's box on the far
+    side ("climbs it at its next turn": the climb carries the figurine over it, however short
+    the move asked); 0 when that landing is off the table."""
+    ux = (tx - x0) / ln
+    uy = (ty - y0) / ln
+    far = (ter[k, 2] - ter[k, 0]) + (ter[k, 3] - ter[k, 1]) + 2.0 * r + ln
+    tin, tout = seg_rect(
+        x0,
+        y0,
+        x0 + ux * far,
+        y0 + uy * far,
+        ter[k, 0] - r,
+        ter[k, 1] - r,
+        ter[k, 2] + r,
+        ter[k, 3] + r,
+    )
+    d = tout * far + 0.05
+    ex = x0 + ux * d
+    ey = y0 + uy * d
+    if tin > tout or ex < r or ex > sc[S_W] - r or ey < r or ey > sc[S_H] - r:
+        return 0.0
+    return d / ln
+
+
 @njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), **INNER)
 def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     """Where a straight move of ``i`` toward (tx, ty) with ``budget`` cm ends: (x, y, stop,
     element).  "Difficult terrain": movement inside is halved and a figurine that cannot
     cross stops inside.  Climbing: an element at least half the figurine's Movement
     high stops it at its foot ("stop code 2"); a figurine that starts at the foot of the
-    element it stopped at climbs it this turn, which ends its move on the far side (3).
-    The stand ends inside the table and never overlaps another stand (backs off)."""
+    element it stopped at climbs it this turn, which ends its move on the far side (3),
+    however short the move asked (``climb_end``); if that landing is taken or off the
+    table it stays at the foot, still to climb (2).  The stand ends inside the table and
+    never overlaps another stand: it backs off along its path (then stop code 0)."""
     r = fr[i, R_RADIUS]
     tx = min(max(tx, r), sc[S_W] - r)
     ty = min(max(ty, r), sc[S_H] - r)
@@ -775,7 +804,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
             if tin > tout or tin >= tlim:
                 continue
             if s[i, S_CLIMB] == k + 1:
-                tlim = min(1.0, tout + (r + 0.05) / ln)
+                tlim = climb_end(ter, sc, k, r, x0, y0, tx, ty, ln)
                 stop = 3
             else:
                 tlim = max(0.0, tin - 0.01 / ln)
@@ -821,6 +850,10 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
         if stop == 2 and t < tlim - 1e-9:
             stop = 0
             elem = -1
+    if stop == 3 and t <= 0.0:
+        # no landing beyond it on the table: still at its foot, it climbs at a later turn
+        return x0, y0, 2, elem
+    t_end = t
     for _ in range(80):
         x = x0 + (tx - x0) * t
         y = y0 + (ty - y0) * t
@@ -830,10 +863,14 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
                 if overlaps(x - p[m, P_X], y - p[m, P_Y], r + fr[m, R_RADIUS] - 1e-6):
                     ok = False
                     break
-        if ok or t <= 0.0:
-            if t <= 0.0:
-                return x0, y0, 2 if stop == 2 else 0, elem if stop == 2 else -1
+        if ok and t >= t_end:
             return x, y, stop, elem
+        if t <= 0.0 or stop == 3:
+            # a climb whose landing is taken does not happen: it stays at the foot, still
+            # to climb (backing off would leave it on the near side or on the element)
+            return x0, y0, 2 if stop >= 2 else 0, elem if stop >= 2 else -1
+        if ok:
+            return x, y, 0, -1  # backed off from a stand: short of the foot or the stop
         t = max(0.0, t - 0.25 / ln)
     return x0, y0, 0, -1
 
