@@ -150,3 +150,26 @@ def test_trace_positions_at_a_player_turn(tmp_path: Path) -> None:
     out = render.render(comp.scenario, tmp_path / "turn1.png", first, comp.fig_names,
                         comp.fig_sides)  # fmt: skip
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_strong_racing_drops_only_plans_far_behind() -> None:
+    """``drop_behind``: after a batch, a plan more than ``drop`` standard errors of its
+    paired gain below the leader's mean gets no more rollouts; greedy's plan (row 0) and
+    plans within the margin stay."""
+    from analyzer.games.heroscape.match.engine import kernels
+
+    M = kernels()
+    vals = np.array(
+        [
+            [0.0, 10.0, -10.0, 0.0],  # greedy's plan: kept whatever it scores
+            [20.0, 30.0, 10.0, 20.0],  # the leader
+            [-40.0, -30.0, -50.0, -40.0],  # 60 behind, paired SE 0: dropped
+            [60.0, -10.0, 30.0, -10.0],  # 2.5 behind, paired SE 19: kept at 2 SE
+        ]
+    )
+    alive = np.ones(4, dtype=np.bool_)
+    M.drop_behind(vals, alive, 4, 2.0)
+    assert alive.tolist() == [True, True, False, True]
+    alive[:] = True
+    M.drop_behind(-vals, alive, 4, 2.0)  # now plan 2 leads: 0 is kept, 1 and 3 dropped
+    assert alive.tolist() == [True, False, True, False]

@@ -56,6 +56,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "strong_plans": integer(1, 6),
     "strong_rollouts": integer(1, 64),
     "strong_margin": number(0, 5),
+    "strong_drop": number(0, 10),
     "check_invariants": flag(),
 }
 OPTION_HELP: dict[str, str] = {
@@ -73,6 +74,9 @@ OPTION_HELP: dict[str, str] = {
     "strong_rollouts": "strong policy: rollouts per plan (common random numbers)",
     "strong_margin": "strong policy: a plan replaces greedy's markers only when its paired "
     "mean gain over greedy's plan exceeds this many standard errors (0: the best mean)",
+    "strong_drop": "strong policy: after each batch of 8 rollouts, a plan (not greedy's) whose "
+    "paired mean is this many standard errors below the leader's gets no more rollouts "
+    "(0: every plan gets all rollouts)",
     "check_invariants": "check the state after every player turn",
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -85,6 +89,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "strong_plans": 6,
     "strong_rollouts": 32,
     "strong_margin": 0.0,
+    "strong_drop": 0.0,
     "check_invariants": False,
 }
 
@@ -243,6 +248,7 @@ def compile_arrays(
     op[L.O_THREAT] = round(float(opts["threat"]) * 1000)
     op[L.O_THREAT_ALL] = int(opts["threat_cards"] == "all")
     op[L.O_STRONG_MARGIN] = round(float(opts["strong_margin"]) * 1000)
+    op[L.O_STRONG_DROP] = round(float(opts["strong_drop"]) * 1000)
     op[L.O_NHC] = len(heights)
     arrays = (
         scen.hx.copy(),

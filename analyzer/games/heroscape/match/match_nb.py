@@ -110,6 +110,7 @@ from analyzer.games.heroscape.match.layout import (
     O_SHIELD,
     O_SIDES,
     O_SKULL,
+    O_STRONG_DROP,
     O_STRONG_MARGIN,
     O_THREAT,
     O_THREAT_ALL,
@@ -171,6 +172,8 @@ BIG = 1 << 30
 #: Weight of an attack (or a threat) that needs a move first, against one in range now.
 NEXT_TURN = 0.6
 NEG = -1.0e18
+#: Rollouts per plan between the strong policy's checks for plans far behind the leader.
+STRONG_BATCH = 8
 #: wk rows: movement cost, predecessor, path, figures that made a leaving attack, order,
 #: leaving engagement attacks on the way
 W_COST, W_PREV, W_PATH, W_LEFT, W_ORDER, W_EXPOSE, W_MASK = 0, 1, 2, 3, 4, 5, 6
@@ -1489,8 +1492,9 @@ def strong_markers(st, m, m2, side):
     best card on all 3 markers, the 2nd best card first, ...) is played out to the end of
     this round and the next by greedy play on copies, the opponent's markers placed by
     greedy from the public state (never read), ``strong_rollouts`` times with common
-    random numbers; a plan replaces greedy's by :func:`paired_best` on the points-of-Life
-    margins (``strong_margin`` standard errors)."""
+    random numbers, in batches of ``STRONG_BATCH`` after which plans far behind stop
+    (:func:`drop_behind`, ``strong_drop``); among the rest a plan replaces greedy's by
+    :func:`paired_best` on the points-of-Life margins (``strong_margin`` standard errors)."""
     ci, op, mk = st[6], st[9], m[4]
     place_markers(st, m, side, POL_GREEDY)
     greedy = mk[side].copy()
@@ -1518,36 +1522,71 @@ def strong_markers(st, m, m2, side):
         plans[np_] = plan
         np_ += 1
     base = next_u64(m[6])
-    other = 1 - side
     nr = op[O_LOOK_ROLLOUTS]
-    vals = np.empty((np_, nr))
-    for p in range(np_):
-        for r in range(nr):
-            copy_match(m, m2)
-            g2, rng2 = m2[3], m2[6]
-            g2[G_ROLL] = 1
-            g2[G_DPOS] = m2[5][0]
-            for w in range(4):
-                rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
-            rng2[4] = 0
-            rng2[5] = 0
-            for q in range(4):
-                m2[4][side, q] = plans[p, q]
-            place_markers(st, m2, other, POL_GREEDY)
-            g2[G_INIT] = initiative(st, m2)
-            turns_of_round(st, m2, 0)
-            if g2[G_END] < 0:  # the next round: greedy markers and play for both sides
-                g2[G_ROUND] += 1
-                start_of_round(st, m2)
-                if not check_victory(st, m2):
-                    for s2 in range(2):
-                        place_markers(st, m2, s2, POL_GREEDY)
-                    g2[G_INIT] = initiative(st, m2)
-                    turns_of_round(st, m2, 0)
-            vals[p, r] = rollout_value(st, m2, side)
-    best = paired_best(vals, op[O_STRONG_MARGIN] / 1000.0)
+    drop = op[O_STRONG_DROP] / 1000.0
+    vals = np.zeros((np_, nr))
+    alive = np.ones(np_, np.bool_)
+    for r0 in range(0, nr, STRONG_BATCH):
+        r1 = min(r0 + STRONG_BATCH, nr)
+        for p in range(np_):
+            if alive[p]:
+                for r in range(r0, r1):
+                    vals[p, r] = rollout_plan(st, m, m2, side, plans[p], base, r)
+        if drop > 0.0 and r1 < nr:
+            drop_behind(vals, alive, r1, drop)
+    keep = np.flatnonzero(alive)
+    best = keep[paired_best(vals[keep], op[O_STRONG_MARGIN] / 1000.0)]
     for q in range(4):
         mk[side, q] = plans[best, q]
+
+
+@njit(cache=True)
+def drop_behind(vals, alive, nr, drop):
+    """Racing the plans: after ``nr`` rollouts, a plan other than greedy's (row 0) whose
+    paired mean is more than ``drop`` standard errors below the leader's gets no more
+    rollouts (:func:`~analyzer.match.paired_nb.paired_gain_se`)."""
+    lead = 0
+    for p in range(vals.shape[0]):
+        if alive[p] and vals[p, :nr].mean() > vals[lead, :nr].mean():
+            lead = p
+    pair = np.empty((2, nr))
+    pair[0] = vals[lead, :nr]
+    for p in range(1, vals.shape[0]):
+        if alive[p] and p != lead:
+            pair[1] = vals[p, :nr]
+            mean, se = paired_gain_se(pair, 1, nr)
+            if mean + drop * se < 0.0:
+                alive[p] = False
+
+
+@njit(cache=True)
+def rollout_plan(st, m, m2, side, plan, base, r):
+    """One rollout of the strong policy's marker ``plan``: on a copy, the opponent's
+    markers placed by greedy, this round and the next played by greedy for both sides with
+    the random streams of rollout ``r`` (common to every plan); its :func:`rollout_value`."""
+    other = 1 - side
+    copy_match(m, m2)
+    g2, rng2 = m2[3], m2[6]
+    g2[G_ROLL] = 1
+    g2[G_DPOS] = m2[5][0]
+    for w in range(4):
+        rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+    rng2[4] = 0
+    rng2[5] = 0
+    for q in range(4):
+        m2[4][side, q] = plan[q]
+    place_markers(st, m2, other, POL_GREEDY)
+    g2[G_INIT] = initiative(st, m2)
+    turns_of_round(st, m2, 0)
+    if g2[G_END] < 0:  # the next round: greedy markers and play for both sides
+        g2[G_ROUND] += 1
+        start_of_round(st, m2)
+        if not check_victory(st, m2):
+            for s2 in range(2):
+                place_markers(st, m2, s2, POL_GREEDY)
+            g2[G_INIT] = initiative(st, m2)
+            turns_of_round(st, m2, 0)
+    return rollout_value(st, m2, side)
 
 
 @njit(cache=True)
