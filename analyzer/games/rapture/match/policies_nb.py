@@ -1154,6 +1154,8 @@ def candidates(X, u, C, mode):
             ub, ub_charge = value_bound(X, u, W, x0, y0, ap - 1, moves_left - 1, slack)
             floor = ub - here - MOVE_COST + BOUND_EPS
             floor_charge = ub_charge - here - MOVE_COST + BOUND_EPS
+            if _beaten(C, n, floor_charge):
+                return n  # no move or charge can beat what is listed (floor <= floor_charge)
     cx, cy = _enemy_centroid(X, side)
     shooter = _unit_has_weapon(X, u) and SF[lead, SF_RANGE] > 0.0
     # targets: the two best opposing models (greedy) or every opposing unit's closest (random)
