@@ -457,19 +457,25 @@ def precious(un, st, v):
     return un[v, U_KIND] == K_CHAMPION or (un[v, U_KIND] == K_OPERATIVE and lethal)
 
 
+@njit((I1, I1, I2, U1, i8, i8, i8, i8), **KERNEL)
+def round_arcana(ms, g, ev, rng, side, flag, arcana, u):
+    """Whether a ROUND-long ARCANA of ``side`` is in force: played this ROUND (``g[flag +
+    side]``), or played now by ``u``'s side if it holds the card and wants to."""
+    if g[flag + side] == 1:
+        return True
+    if ms[M_ARCANA] == 1 and holds(g, side, arcana) and wants(ms, g, rng, side):
+        if play_arcana(ms, g, ev, rng, side, arcana, u):
+            g[flag + side] = 1
+            return True
+    return False
+
+
 @njit((I2, I1, I1, I2, U1, i8), **KERNEL)
 def mediated(un, ms, g, ev, rng, v):
     """ "VIII – The Mediator: You and your ALLIES cannot be ATTACKED during AMBUSHES or
     SUCKER PUNCHES this ROUND": ``v``'s side played it this ROUND, or plays it now (on the
     first such FREE ATTACK on one of its units)."""
-    side = un[v, U_SIDE]
-    if g[G_MEDIATOR + side] == 1:
-        return True
-    if ms[M_ARCANA] == 1 and holds(g, side, A_MEDIATOR) and wants(ms, g, rng, side):
-        if play_arcana(ms, g, ev, rng, side, A_MEDIATOR, v):
-            g[G_MEDIATOR + side] = 1
-            return True
-    return False
+    return round_arcana(ms, g, ev, rng, un[v, U_SIDE], G_MEDIATOR, A_MEDIATOR, v)
 
 
 @njit((I2, I1, I2, I1, I2, U1, i8), **KERNEL)
@@ -769,14 +775,7 @@ def conquers(un, ms, g, ev, rng, u):
     """ "XI – The Conqueror: You or an ALLY may ATTACK twice for each ATTACK this ROUND":
     ``u``'s side played it this ROUND, or plays it now, on its first ATTACK ACTION of the
     ROUND (the AMBUSHES and SUCKER PUNCHES, FREE ATTACKS, stay single)."""
-    side = un[u, U_SIDE]
-    if g[G_CONQUEROR + side] == 1:
-        return True
-    if ms[M_ARCANA] == 1 and holds(g, side, A_CONQUEROR) and wants(ms, g, rng, side):
-        if play_arcana(ms, g, ev, rng, side, A_CONQUEROR, u):
-            g[G_CONQUEROR + side] = 1
-            return True
-    return False
+    return round_arcana(ms, g, ev, rng, un[u, U_SIDE], G_CONQUEROR, A_CONQUEROR, u)
 
 
 @njit((*CTX, i8, i8, i8, i8), **KERNEL)
