@@ -54,9 +54,9 @@ def _sources() -> list[Path]:
     """What the compiled kernels depend on (an edit elsewhere never recompiles them)."""
     from analyzer.dice import random_nb
     from analyzer.games.degenesis import rolls
-    from analyzer.match import seeding_nb
+    from analyzer.match import seeding_nb, trace_nb
 
-    files = [Path(m.__file__ or "") for m in (random_nb, rolls, seeding_nb)]
+    files = [Path(m.__file__ or "") for m in (random_nb, rolls, seeding_nb, trace_nb)]
     return [PACKAGE_DIR / "layout.py", PACKAGE_DIR / "match_nb.py", *files]
 
 

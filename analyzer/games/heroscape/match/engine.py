@@ -193,9 +193,9 @@ def kernel_sources() -> list[Path]:
     """The files compiled into the kernels: ``match_nb.py``, its layout constants and the
     shared kernels it calls (an edit of any of them drops the numba cache)."""
     from analyzer.dice import random_nb
-    from analyzer.match import paired_nb, seeding_nb
+    from analyzer.match import paired_nb, seeding_nb, trace_nb
 
-    shared = (random_nb, seeding_nb, paired_nb)
+    shared = (random_nb, seeding_nb, paired_nb, trace_nb)
     return [PACKAGE_DIR / "match_nb.py", PACKAGE_DIR / "layout.py"] + [
         Path(str(mod.__file__)) for mod in shared
     ]
