@@ -156,6 +156,7 @@ from analyzer.games.hybrid.match.layout import (
 from analyzer.games.hybrid.rolls import classify
 from analyzer.match import paired_nb as _paired
 from analyzer.match import seeding_nb as _seeding
+from analyzer.match import trace_nb as _trace_rows
 from analyzer.match.cache import refresh_kernel_cache
 from analyzer.match.paired_nb import paired_gain_se
 from analyzer.match.seeding_nb import seed_match, splitmix
@@ -171,6 +172,7 @@ refresh_kernel_cache(
     _rules.__file__,
     _seeding.__file__,
     _paired.__file__,
+    _trace_rows.__file__,
 )
 
 #: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
