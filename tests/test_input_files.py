@@ -232,21 +232,7 @@ def test_fair_cost_notes_the_rounding_of_its_trials(tmp_path):
 
 
 # ------------------------------------------------------------------ 6: messages
-@pytest.mark.parametrize("value", ["/tmp/x/nonexist.yaml", "maps/river", "river.yml"])
-def test_a_missing_scenario_path_says_the_file_does_not_exist(value):
-    from analyzer.games.rapture.match import scenario_path
-
-    with pytest.raises(InputError) as err:
-        scenario_path(value)
-    assert str(err.value) == f"scenario file {value} does not exist"
-
-
-def test_a_scenario_name_is_still_looked_up_among_the_bundled_ones():
-    from analyzer.games.rapture.match import scenario_path
-
-    assert scenario_path("river").name == "river.yaml"
-    with pytest.raises(InputError, match=r"unknown scenario 'nowhere'.*river"):
-        scenario_path("nowhere")
+# (scenario files of every engine: tests/match/test_scenarios.py)
 
 
 def test_dodging_a_ranged_attack_cites_the_reactions(capsys):

@@ -14,6 +14,10 @@ from pathlib import Path
 
 DEFAULT_PATTERNS = ("*_nb.*.nbi", "*_nb.*.nbc")
 
+#: The sources hashed into each stamp refreshed in this process (stamp file -> sources):
+#: the conformance tests check that every module an engine's kernels import is among them.
+STAMPED: dict[Path, tuple[Path, ...]] = {}
+
 
 def refresh_cache(
     cache_dir: Path,
@@ -23,6 +27,8 @@ def refresh_cache(
 ) -> bool:
     """Drop the cache files matching ``patterns`` in ``cache_dir`` when the hash of
     ``sources`` differs from the stamp ``stamp_name``; returns whether it dropped them."""
+    sources = tuple(Path(p).resolve() for p in sources)
+    STAMPED[(cache_dir / stamp_name).resolve()] = sources
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode())

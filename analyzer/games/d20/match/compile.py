@@ -29,6 +29,7 @@ from analyzer.games.d20.units import (
     health,
     squad_cards,
 )
+from analyzer.match.scenarios import bundled, scenario_file
 
 SCENARIO_DIR = paths.system_config("d20", "scenarios")
 DEFAULT_SCENARIO = "border_skirmish"
@@ -91,22 +92,13 @@ class Scenario(StrictModel):
 
 
 def bundled_scenarios() -> list[str]:
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+    return bundled(SCENARIO_DIR)
 
 
 def scenario_path(name: str | Path | None) -> Path:
-    """A bundled scenario's stem or a path; an :class:`InputError` naming the bundled ones."""
-    if name is None:
-        name = DEFAULT_SCENARIO
-    path = Path(name)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
-        return path
-    bundled = SCENARIO_DIR / f"{name}.yaml"
-    if bundled.is_file():
-        return bundled
-    raise InputError(
-        f"unknown d20 scenario {str(name)!r}: not a file, and not one of the bundled "
-        f"scenarios ({', '.join(bundled_scenarios())})"
+    """A bundled scenario's name or a path (one-line :class:`InputError` if neither)."""
+    return scenario_file(
+        DEFAULT_SCENARIO if name is None else name, SCENARIO_DIR, what="d20 scenario"
     )
 
 

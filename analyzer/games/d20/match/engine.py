@@ -19,8 +19,9 @@ from analyzer.games.d20 import units as d20_units
 from analyzer.games.d20.match import compile as C
 from analyzer.games.d20.match import layout as L
 from analyzer.games.d20.match import trace as T
-from analyzer.match.contract import Setup, UnitInfo
+from analyzer.match.contract import N_STANDARD, Setup, UnitInfo
 from analyzer.match.options import check_policy
+from analyzer.match.package import PackageKernels, extras_means, points_by_side
 from analyzer.match.sides import ArmyListSides
 from analyzer.stats import wilson_interval
 
@@ -43,8 +44,14 @@ NOT_MODELLED = (
 )
 
 
-class D20MatchEngine(ArmyListSides):
+class D20MatchEngine(PackageKernels, ArmyListSides):
     """AI-vs-AI d20 skirmish matches on a scenario's table."""
+
+    package_dir = PACKAGE_DIR
+    cold_compile = COLD_COMPILE
+    trace_columns = L.EV_COLS
+    trace_rows = 6000
+    trace_module: ClassVar[ModuleType] = T
 
     system = "d20"
     units_module: ClassVar[ModuleType] = d20_units
@@ -91,10 +98,7 @@ class D20MatchEngine(ArmyListSides):
             )
             for c, s in zip(comp.cards, comp.sides, strict=True)
         ]
-        points = (
-            sum(u.points for u in infos if u.side == 0),
-            sum(u.points for u in infos if u.side == 1),
-        )
+        points = points_by_side(infos)
         notes = [
             f"scenario {scen.name} ({scen_file.stem}): {scen.table.width:g} x "
             f"{scen.table.height:g} cm, deployment from a {scen.deployment.kind}, "
@@ -117,9 +121,6 @@ class D20MatchEngine(ArmyListSides):
         )
 
     # ------------------------------------------------------------------ running
-    def kernel_sources(self) -> list[Path]:
-        return sorted(PACKAGE_DIR.glob("*.py"))
-
     def run_block(
         self,
         arrays: tuple[np.ndarray, ...],
@@ -169,33 +170,17 @@ class D20MatchEngine(ArmyListSides):
             )
         )
 
-    def is_compiled(self) -> bool:
-        cache = PACKAGE_DIR / "__pycache__"
-        return any(cache.glob("match_nb.run_block*.nbi"))
-
-    def compile_seconds(self) -> tuple[int, int]:
-        return COLD_COMPILE
-
-    def trace_rows(self) -> int:
-        return 6000
-
-    def trace_buffer(self) -> np.ndarray:
-        return np.zeros((self.trace_rows(), L.EV_COLS), dtype=np.int64)
-
-    def render_trace(self, setup: Setup, events: np.ndarray) -> list[str]:
-        return T.render(setup, events)
-
     # ------------------------------------------------------------------ reports
     def report_extras(self, setup: Setup, rec: np.ndarray, urec: np.ndarray) -> dict[str, Any]:
         n = int(rec.shape[0])
-        base = len(("winner", "a", "b", "first", "rounds", "end", "act", "viol"))
-        col = {name: base + i for i, name in enumerate(self.record_extras)}
+        col = {name: N_STANDARD + i for i, name in enumerate(self.record_extras)}
         out: dict[str, Any] = {"matches": n}
         if n == 0:
             return out
-        per = {
-            name: float(rec[:, col[name]].mean())
-            for name in (
+        per = extras_means(
+            self.record_extras,
+            rec,
+            (
                 "shots",
                 "hits",
                 "blows",
@@ -204,8 +189,8 @@ class D20MatchEngine(ArmyListSides):
                 "retreats_won",
                 "take_covers",
                 "effective_actions",
-            )
-        }
+            ),
+        )
         out["per_match"] = per
         shots = int(rec[:, col["shots"]].sum())
         out["hit_rate"] = float(rec[:, col["hits"]].sum() / shots) if shots else 0.0

@@ -150,12 +150,19 @@ from analyzer.games.d20.match.layout import (
     S_W,
 )
 from analyzer.match import seeding_nb as _seeding
+from analyzer.match import trace_nb as _trace_rows
 from analyzer.match.cache import refresh_kernel_cache
 from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.trace_nb import append_event
 
 # numba keys a cache on this file only: drop it when a file compiled in changes too.
 refresh_kernel_cache(
-    __file__, "d20-kernels.stamp", _layout.__file__, _random.__file__, _seeding.__file__
+    __file__,
+    "d20-kernels.stamp",
+    _layout.__file__,
+    _random.__file__,
+    _seeding.__file__,
+    _trace_rows.__file__,
 )
 
 #: Options of every kernel but ``run_block`` (the entry, which allocates the scratch):
@@ -221,24 +228,8 @@ def mm(x):
 
 @njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), **INNER)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
-    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
-        return
-    k = g[G_NEV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = kind
-    ev[k, 1] = g[G_TURN]
-    ev[k, 2] = side
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = h
-    ev[k, 10] = i
-    ev[k, 11] = j
-    g[G_NEV] = k + 1
+    if g[G_TRACE] != 0 and g[G_ROLL] == 0:
+        g[G_NEV] = append_event(ev, g[G_NEV], kind, g[G_TURN], side, a, b, c, d, e, f, h, i, j)
 
 
 # =========================================================== expected CP

@@ -52,6 +52,7 @@ from analyzer.games.degenesis.units import (
     _rating,
     health,
 )
+from analyzer.match.scenarios import bundled, scenario_file
 
 MISSION_DIR = paths.system_config("degenesis", "missions")
 DEFAULT_MISSION = "pipeline_extraction"
@@ -78,22 +79,13 @@ class Mission(StrictModel):
 
 
 def bundled_missions() -> list[str]:
-    return sorted(p.stem for p in MISSION_DIR.glob("*.yaml"))
+    return bundled(MISSION_DIR)
 
 
 def mission_path(name: str | Path | None) -> Path:
-    """A bundled mission's stem or a path; an :class:`InputError` naming the bundled ones."""
-    if name is None:
-        name = DEFAULT_MISSION
-    path = Path(name)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
-        return path
-    bundled = MISSION_DIR / f"{name}.yaml"
-    if bundled.is_file():
-        return bundled
-    raise InputError(
-        f"unknown degenesis mission {str(name)!r}: not a file, and not one of the bundled "
-        f"missions ({', '.join(bundled_missions())})"
+    """A bundled mission's name or a path (one-line :class:`InputError` if neither)."""
+    return scenario_file(
+        DEFAULT_MISSION if name is None else name, MISSION_DIR, what="degenesis mission"
     )
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from analyzer.games.degenesis.match import trace as T
 from analyzer.match.cache import refresh_cache
 from analyzer.match.contract import EngineDefaults, Setup, Sides, UnitInfo
 from analyzer.match.options import check_policy
+from analyzer.match.package import PackageKernels, extras_means, points_by_side
 from analyzer.paths import system_config
 from analyzer.stats import wilson_interval
 
@@ -53,14 +55,20 @@ def _sources() -> list[Path]:
     """What the compiled kernels depend on (an edit elsewhere never recompiles them)."""
     from analyzer.dice import random_nb
     from analyzer.games.degenesis import rolls
-    from analyzer.match import seeding_nb
+    from analyzer.match import seeding_nb, trace_nb
 
-    files = [Path(m.__file__ or "") for m in (random_nb, rolls, seeding_nb)]
+    files = [Path(m.__file__ or "") for m in (random_nb, rolls, seeding_nb, trace_nb)]
     return [PACKAGE_DIR / "layout.py", PACKAGE_DIR / "match_nb.py", *files]
 
 
-class DegenesisMatchEngine(EngineDefaults):
+class DegenesisMatchEngine(PackageKernels, EngineDefaults):
     """AI-vs-AI Degenesis missions: a ROSTER of OPERATIVES against the HOSTILE FORCES."""
+
+    package_dir = PACKAGE_DIR
+    cold_compile = COLD_COMPILE
+    trace_columns = L.EV_COLS
+    trace_rows = 8000
+    trace_module: ClassVar[ModuleType] = T
 
     system = "degenesis"
     policies: tuple[str, ...] = L.POLICY_NAMES
@@ -130,10 +138,7 @@ class DegenesisMatchEngine(EngineDefaults):
             UnitInfo(side=s, name=name, kind=card.kind, points=card.points)
             for (s, card), name in zip(units, comp.names, strict=True)
         ]
-        points = (
-            sum(u.points for u in infos if u.side == 0),
-            sum(u.points for u in infos if u.side == 1),
-        )
+        points = points_by_side(infos)
         ms = arrays[-1]
         notes = [
             f"mission {mission.name} ({path.stem}, {mission.kind}; {mission.designed}): "
@@ -169,9 +174,6 @@ class DegenesisMatchEngine(EngineDefaults):
         )
 
     # ------------------------------------------------------------------ running
-    def kernel_sources(self) -> list[Path]:
-        return sorted(PACKAGE_DIR.glob("*.py"))
-
     def kernels(self) -> Any:
         """The kernel module, its numba cache dropped first if any source changed."""
         refresh_cache(PACKAGE_DIR / "__pycache__", "degenesis_kernels.stamp", _sources())
@@ -213,15 +215,6 @@ class DegenesisMatchEngine(EngineDefaults):
         stamp = cache / "degenesis_kernels.stamp"
         return stamp.is_file() and any(cache.glob("match_nb.run_block*.nbi"))
 
-    def compile_seconds(self) -> tuple[int, int]:
-        return COLD_COMPILE
-
-    def trace_buffer(self) -> np.ndarray:
-        return np.zeros((8000, L.EV_COLS), dtype=np.int64)
-
-    def render_trace(self, setup: Setup, events: np.ndarray) -> list[str]:
-        return T.render(setup, events)
-
     # ------------------------------------------------------------------ reports
     def report_extras(self, setup: Setup, rec: np.ndarray, urec: np.ndarray) -> dict[str, Any]:
         n = int(rec.shape[0])
@@ -232,7 +225,7 @@ class DegenesisMatchEngine(EngineDefaults):
         success = int((rec[:, 0] == 1).sum())
         lo, hi = wilson_interval(success, n)
         out["mission_success"] = {"rate": success / n, "ci95": [lo, hi], "count": success}
-        out["per_match"] = {name: float(rec[:, col[name]].mean()) for name in self.record_extras}
+        out["per_match"] = extras_means(self.record_extras, rec)
         attacks = int(rec[:, col["attacks"]].sum())
         out["hit_rate"] = float(rec[:, col["hits"]].sum() / attacks) if attacks else None
         ops = [i for i, u in enumerate(setup.units) if u.side == 0]

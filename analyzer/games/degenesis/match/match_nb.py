@@ -189,6 +189,7 @@ from analyzer.games.degenesis.match.layout import (
 )
 from analyzer.games.degenesis.rolls import _roll_once
 from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.trace_nb import append_event
 
 i8 = nt.int64
 f8 = nt.float64
@@ -238,24 +239,8 @@ def pick(rng, n):
 
 @njit((I1, I2, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8), **KERNEL)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
-    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
-        return
-    k = g[G_NEV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = kind
-    ev[k, 1] = g[G_ROUND]
-    ev[k, 2] = side
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = h
-    ev[k, 10] = i
-    ev[k, 11] = j
-    g[G_NEV] = k + 1
+    if g[G_TRACE] != 0 and g[G_ROLL] == 0:
+        g[G_NEV] = append_event(ev, g[G_NEV], kind, g[G_ROUND], side, a, b, c, d, e, f, h, i, j)
 
 
 @njit((I1, I1, i8), **KERNEL)

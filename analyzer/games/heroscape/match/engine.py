@@ -23,6 +23,7 @@ from analyzer.games.heroscape.match import trace as T
 from analyzer.match.cache import refresh_cache
 from analyzer.match.contract import Setup, UnitInfo
 from analyzer.match.options import check_policy
+from analyzer.match.package import PackageKernels, extras_means
 from analyzer.match.sides import ArmyListSides
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -46,8 +47,14 @@ def model_matches(names: list[str]) -> str:
     return ", ".join(names) if names else "none"
 
 
-class HeroscapeMatchEngine(ArmyListSides):
+class HeroscapeMatchEngine(PackageKernels, ArmyListSides):
     """AI-vs-AI Heroscape (Master Game) matches on a scenario's battlefield."""
+
+    package_dir = PACKAGE_DIR
+    cold_compile = COLD_COMPILE
+    trace_columns = L.EV_COLS
+    trace_rows = 20000
+    trace_module: ClassVar[ModuleType] = T
 
     system = "heroscape"
     units_module: ClassVar[ModuleType] = hu
@@ -121,9 +128,6 @@ class HeroscapeMatchEngine(ArmyListSides):
         )
 
     # ------------------------------------------------------------------ running
-    def kernel_sources(self) -> list[Path]:
-        return sorted(PACKAGE_DIR.glob("*.py"))
-
     def match_state(self, arrays: tuple[np.ndarray, ...], events: np.ndarray | None) -> tuple:
         """Fresh working arrays of one match (the kernels' ``m`` tuple)."""
         hx, fi, gl = arrays[0], arrays[4], arrays[7]
@@ -162,29 +166,13 @@ class HeroscapeMatchEngine(ArmyListSides):
             )
         )  # fmt: skip
 
-    def is_compiled(self) -> bool:
-        cache = PACKAGE_DIR / "__pycache__"
-        return any(cache.glob("match_nb.run_block*.nbi"))
-
-    def compile_seconds(self) -> tuple[int, int]:
-        return COLD_COMPILE
-
-    def trace_buffer(self) -> np.ndarray:
-        return np.zeros((20000, L.EV_COLS), dtype=np.int64)
-
-    def render_trace(self, setup: Setup, events: np.ndarray) -> list[str]:
-        return T.render(setup, events)
-
     # ------------------------------------------------------------------ reports
     def report_extras(self, setup: Setup, rec: np.ndarray, urec: np.ndarray) -> dict[str, Any]:
         n = int(rec.shape[0])
         out: dict[str, Any] = {"matches": n}
         if n == 0:
             return out
-        base = 8
-        out["per_match"] = {
-            name: float(rec[:, base + k].mean()) for k, name in enumerate(self.record_extras)
-        }
+        out["per_match"] = extras_means(self.record_extras, rec)
         return out
 
     def render_extras(self, extras: Mapping[str, Any]) -> list[str]:
@@ -205,9 +193,9 @@ def kernel_sources() -> list[Path]:
     """The files compiled into the kernels: ``match_nb.py``, its layout constants and the
     shared kernels it calls (an edit of any of them drops the numba cache)."""
     from analyzer.dice import random_nb
-    from analyzer.match import paired_nb, seeding_nb
+    from analyzer.match import paired_nb, seeding_nb, trace_nb
 
-    shared = (random_nb, seeding_nb, paired_nb)
+    shared = (random_nb, seeding_nb, paired_nb, trace_nb)
     return [PACKAGE_DIR / "match_nb.py", PACKAGE_DIR / "layout.py"] + [
         Path(str(mod.__file__)) for mod in shared
     ]

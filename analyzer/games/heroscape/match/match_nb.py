@@ -157,6 +157,7 @@ from analyzer.games.heroscape.match.layout import (
 )
 from analyzer.match.paired_nb import paired_gain_se
 from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.trace_nb import append_event
 
 #: numba types of the two tuples: helpers that callers pass literal ints get explicit
 #: argument types (else numba compiles a copy per combination of literals: 23 of ``log``).
@@ -232,24 +233,8 @@ def pick(m, n):
 @njit([(MT, *(I64,) * 11)], cache=True)
 def log(m, kind, side, a, b, c, d, e, f, h, i, j):
     g, ev = m[3], m[7]
-    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
-        return
-    k = g[G_NEV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = kind
-    ev[k, 1] = g[G_ROUND]
-    ev[k, 2] = side
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = h
-    ev[k, 10] = i
-    ev[k, 11] = j
-    g[G_NEV] = k + 1
+    if g[G_TRACE] != 0 and g[G_ROLL] == 0:
+        g[G_NEV] = append_event(ev, g[G_NEV], kind, g[G_ROUND], side, a, b, c, d, e, f, h, i, j)
 
 
 # =========================================================== geometry

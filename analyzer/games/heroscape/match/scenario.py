@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from analyzer.config.yaml_io import ConfigError, load_yaml
-from analyzer.errors import InputError
 from analyzer.games.heroscape.match import layout as L
+from analyzer.match.scenarios import scenario_file
 from analyzer.paths import system_config
 
 SCENARIO_DIR = system_config("heroscape", "scenarios")
@@ -69,16 +69,9 @@ class Scenario:
 
 def scenario_path(name: str | None) -> Path:
     """The file of scenario ``name`` (a bundled name or a path); one-line error if none."""
-    if name is None:
-        name = DEFAULT_SCENARIO
-    path = Path(name)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
-        return path
-    bundled = SCENARIO_DIR / f"{name}.yaml"
-    if bundled.is_file():
-        return bundled
-    known = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml")))
-    raise InputError(f"unknown heroscape scenario {name!r} (bundled: {known}; or a .yaml path)")
+    return scenario_file(
+        DEFAULT_SCENARIO if name is None else name, SCENARIO_DIR, what="heroscape scenario"
+    )
 
 
 def load_scenario(name: str | None) -> Scenario:

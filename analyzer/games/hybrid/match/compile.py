@@ -29,6 +29,7 @@ from analyzer.errors import InputError
 from analyzer.games.hybrid import rolls
 from analyzer.games.hybrid.match import layout as L
 from analyzer.games.hybrid.units import ArmyList, Card
+from analyzer.match.scenarios import bundled, scenario_file
 
 SCENARIO_DIR = paths.system_config("hybrid", "scenarios")
 DEFAULT_SCENARIO = "laboratory_skirmish"
@@ -86,22 +87,13 @@ class Mission(StrictModel):
 
 
 def bundled_scenarios() -> list[str]:
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+    return bundled(SCENARIO_DIR)
 
 
 def scenario_path(name: str | Path | None) -> Path:
-    """A bundled mission's stem or a path; an :class:`InputError` naming the bundled ones."""
-    if name is None:
-        name = DEFAULT_SCENARIO
-    path = Path(name)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
-        return path
-    bundled = SCENARIO_DIR / f"{name}.yaml"
-    if bundled.is_file():
-        return bundled
-    raise InputError(
-        f"unknown hybrid scenario {str(name)!r}: not a file, and not one of the bundled "
-        f"missions ({', '.join(bundled_scenarios())})"
+    """A bundled mission's name or a path (one-line :class:`InputError` if neither)."""
+    return scenario_file(
+        DEFAULT_SCENARIO if name is None else name, SCENARIO_DIR, what="hybrid mission"
     )
 
 

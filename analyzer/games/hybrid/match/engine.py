@@ -19,8 +19,9 @@ from analyzer.games.hybrid import units as hybrid_units
 from analyzer.games.hybrid.match import compile as C
 from analyzer.games.hybrid.match import layout as L
 from analyzer.games.hybrid.match import trace as T
-from analyzer.match.contract import N_STANDARD, Setup, UnitInfo
+from analyzer.match.contract import Setup, UnitInfo
 from analyzer.match.options import check_policy
+from analyzer.match.package import PackageKernels, extras_means, points_by_side
 from analyzer.match.sides import ArmyListSides
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -38,8 +39,14 @@ NOT_MODELLED = (
 )
 
 
-class HybridMatchEngine(ArmyListSides):
+class HybridMatchEngine(PackageKernels, ArmyListSides):
     """AI-vs-AI Hybrid matches on a mission's board."""
+
+    package_dir = PACKAGE_DIR
+    cold_compile = COLD_COMPILE
+    trace_columns = L.EV_COLS
+    trace_rows = 20000
+    trace_module: ClassVar[ModuleType] = T
 
     system = "hybrid"
     units_module: ClassVar[ModuleType] = hybrid_units
@@ -81,10 +88,7 @@ class HybridMatchEngine(ArmyListSides):
             UnitInfo(side=s, name=c.name, kind=f"rank {c.rank} {c.base}", points=c.points)
             for c, s in zip(comp.cards, comp.sides, strict=True)
         ]
-        points = (
-            sum(u.points for u in infos if u.side == 0),
-            sum(u.points for u in infos if u.side == 1),
-        )
+        points = points_by_side(infos)
         label = "reconstructed layout" if mission.reconstructed else "the rulebook's layout"
         goal = (
             f"{mission.objectives_to_win} Objective counter(s) carried out or elimination"
@@ -112,9 +116,6 @@ class HybridMatchEngine(ArmyListSides):
         )
 
     # ------------------------------------------------------------------ running
-    def kernel_sources(self) -> list[Path]:
-        return sorted(PACKAGE_DIR.glob("*.py"))
-
     def run_block(
         self,
         arrays: tuple[np.ndarray, ...],
@@ -163,27 +164,13 @@ class HybridMatchEngine(ArmyListSides):
             )
         )
 
-    def is_compiled(self) -> bool:
-        cache = PACKAGE_DIR / "__pycache__"
-        return any(cache.glob("match_nb.run_block*.nbi"))
-
-    def compile_seconds(self) -> tuple[int, int]:
-        return COLD_COMPILE
-
-    def trace_buffer(self) -> np.ndarray:
-        return np.zeros((20000, L.EV_COLS), dtype=np.int64)
-
-    def render_trace(self, setup: Setup, events: np.ndarray) -> list[str]:
-        return T.render(setup, events)
-
     # ------------------------------------------------------------------ reports
     def report_extras(self, setup: Setup, rec: np.ndarray, urec: np.ndarray) -> dict[str, Any]:
         n = int(rec.shape[0])
         out: dict[str, Any] = {"matches": n}
         if n == 0:
             return out
-        col = {name: N_STANDARD + i for i, name in enumerate(self.record_extras)}
-        out["per_match"] = {name: float(rec[:, c].mean()) for name, c in col.items()}
+        out["per_match"] = extras_means(self.record_extras, rec)
         return out
 
     def render_extras(self, extras: Mapping[str, Any]) -> list[str]:

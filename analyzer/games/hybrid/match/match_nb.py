@@ -156,9 +156,11 @@ from analyzer.games.hybrid.match.layout import (
 from analyzer.games.hybrid.rolls import classify
 from analyzer.match import paired_nb as _paired
 from analyzer.match import seeding_nb as _seeding
+from analyzer.match import trace_nb as _trace_rows
 from analyzer.match.cache import refresh_kernel_cache
 from analyzer.match.paired_nb import paired_gain_se
 from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.trace_nb import append_event
 
 # numba keys a cache on this file only: drop it when a file compiled in changes too.
 refresh_kernel_cache(
@@ -170,6 +172,7 @@ refresh_kernel_cache(
     _rules.__file__,
     _seeding.__file__,
     _paired.__file__,
+    _trace_rows.__file__,
 )
 
 #: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
@@ -291,24 +294,8 @@ ADD_PLAN_SIG = I64(I64[:, ::1], I64, I64, I64, I64, I64, types.float64)
 @njit(LOG_SIG, cache=True, _nrt=False)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     """One trace row (kind, Round, side, nine values) when the match is traced."""
-    if g[G_TRACE] == 0 or g[G_ROLL] != 0:
-        return
-    k = g[G_NEV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = kind
-    ev[k, 1] = g[G_ROUND]
-    ev[k, 2] = side
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = h
-    ev[k, 10] = i
-    ev[k, 11] = j
-    g[G_NEV] = k + 1
+    if g[G_TRACE] != 0 and g[G_ROLL] == 0:
+        g[G_NEV] = append_event(ev, g[G_NEV], kind, g[G_ROUND], side, a, b, c, d, e, f, h, i, j)
 
 
 @njit(cache=True, _nrt=False)

@@ -15,18 +15,17 @@ static arrays.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import InputError
 from analyzer.games.rapture import units as rapture_units
 from analyzer.games.rapture.match import compile as cp
 from analyzer.games.rapture.match import layout as L
 from analyzer.games.rapture.match.compile import POLICIES, MatchOptions, match_options
+from analyzer.match.scenarios import scenario_file
 
 __all__ = [
     "POLICIES",
@@ -112,18 +111,6 @@ def prepare_loaded(
 
 
 def scenario_path(name_or_path: str) -> Path:
-    """The scenario file of ``--scenario``: a path, or a bundled scenario's name.
-
-    A value that looks like a path (ends in ``.yaml``/``.yml`` or holds a slash) must name
-    an existing file: the error then says so instead of listing the bundled names.
-    """
-    path = Path(name_or_path).expanduser()
-    looks_like_path = path.suffix in (".yaml", ".yml") or any(
-        sep in name_or_path for sep in {"/", os.sep}
-    )
-    if looks_like_path:
-        if path.is_file():
-            return path
-        what = "is a folder, not a scenario file" if path.is_dir() else "does not exist"
-        raise InputError(f"scenario file {name_or_path} {what}")
-    return cp.resolve_scenario(name_or_path)
+    """The scenario file of ``--scenario``: a path, or a bundled scenario's name
+    (:func:`analyzer.match.scenarios.scenario_file`)."""
+    return scenario_file(name_or_path, cp.SCENARIO_DIR)

@@ -245,18 +245,6 @@ class Scenario(StrictModel):
     pieces: list[Piece] = Field(min_length=1, max_length=L.MAX_TERRAIN)
 
 
-def resolve_scenario(name_or_path: str) -> Path:
-    """A scenario file by path, or by name in ``configs/rapture/scenarios``."""
-    path = Path(name_or_path)
-    if path.suffix in (".yaml", ".yml") and path.exists():
-        return path
-    bundled = SCENARIO_DIR / f"{name_or_path}.yaml"
-    if bundled.exists():
-        return bundled
-    known = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml")))
-    raise InputError(f"unknown scenario {name_or_path!r} (a .yaml file, or one of: {known})")
-
-
 def load_scenario(path: str | Path) -> tuple[Scenario, np.ndarray]:
     """Load a scenario; the terrain array (rows as in ``layout``).  Rule checks: no piece in
     a deployment zone ("Terrain pieces may not be placed in a deployment zone"), buildings
