@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from numba import njit
 
+#: Columns of a trace row: kind, when, side and nine values.
+EVENT_COLUMNS = 12
+
 
 @njit(cache=True, _nrt=False)
 def append_event(ev, n, kind, when, side, a, b, c, d, e, f, h, i, j):  # pragma: no cover

@@ -18,7 +18,6 @@ from analyzer.analysis.duel import OptionKind
 from analyzer.games.d20 import units as d20_units
 from analyzer.games.d20.match import compile as C
 from analyzer.games.d20.match import layout as L
-from analyzer.games.d20.match import trace as T
 from analyzer.match.contract import N_STANDARD, Setup, UnitInfo
 from analyzer.match.options import check_policy
 from analyzer.match.package import PackageKernels, extras_means, points_by_side
@@ -47,11 +46,8 @@ NOT_MODELLED = (
 class D20MatchEngine(PackageKernels, ArmyListSides):
     """AI-vs-AI d20 skirmish matches on a scenario's table."""
 
-    package_dir = PACKAGE_DIR
     cold_compile = COLD_COMPILE
-    trace_columns = L.EV_COLS
     trace_rows = 6000
-    trace_module: ClassVar[ModuleType] = T
 
     system = "d20"
     units_module: ClassVar[ModuleType] = d20_units

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +20,6 @@ from analyzer.analysis.duel import OptionKind
 from analyzer.games.degenesis import units as deg_units
 from analyzer.games.degenesis.match import compile as C
 from analyzer.games.degenesis.match import layout as L
-from analyzer.games.degenesis.match import trace as T
 from analyzer.match.cache import refresh_cache
 from analyzer.match.contract import EngineDefaults, Setup, Sides, UnitInfo
 from analyzer.match.options import check_policy
@@ -64,11 +62,8 @@ def _sources() -> list[Path]:
 class DegenesisMatchEngine(PackageKernels, EngineDefaults):
     """AI-vs-AI Degenesis missions: a ROSTER of OPERATIVES against the HOSTILE FORCES."""
 
-    package_dir = PACKAGE_DIR
     cold_compile = COLD_COMPILE
-    trace_columns = L.EV_COLS
     trace_rows = 8000
-    trace_module: ClassVar[ModuleType] = T
 
     system = "degenesis"
     policies: tuple[str, ...] = L.POLICY_NAMES

@@ -19,7 +19,6 @@ from analyzer.games.heroscape import units as hu
 from analyzer.games.heroscape.match import compile as C
 from analyzer.games.heroscape.match import layout as L
 from analyzer.games.heroscape.match import scenario as S
-from analyzer.games.heroscape.match import trace as T
 from analyzer.match.cache import refresh_cache
 from analyzer.match.contract import Setup, UnitInfo
 from analyzer.match.options import check_policy
@@ -50,11 +49,8 @@ def model_matches(names: list[str]) -> str:
 class HeroscapeMatchEngine(PackageKernels, ArmyListSides):
     """AI-vs-AI Heroscape (Master Game) matches on a scenario's battlefield."""
 
-    package_dir = PACKAGE_DIR
     cold_compile = COLD_COMPILE
-    trace_columns = L.EV_COLS
     trace_rows = 20000
-    trace_module: ClassVar[ModuleType] = T
 
     system = "heroscape"
     units_module: ClassVar[ModuleType] = hu

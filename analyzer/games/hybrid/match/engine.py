@@ -18,7 +18,6 @@ from analyzer.analysis.duel import OptionKind
 from analyzer.games.hybrid import units as hybrid_units
 from analyzer.games.hybrid.match import compile as C
 from analyzer.games.hybrid.match import layout as L
-from analyzer.games.hybrid.match import trace as T
 from analyzer.match.contract import Setup, UnitInfo
 from analyzer.match.options import check_policy
 from analyzer.match.package import PackageKernels, extras_means, points_by_side
@@ -42,11 +41,8 @@ NOT_MODELLED = (
 class HybridMatchEngine(PackageKernels, ArmyListSides):
     """AI-vs-AI Hybrid matches on a mission's board."""
 
-    package_dir = PACKAGE_DIR
     cold_compile = COLD_COMPILE
-    trace_columns = L.EV_COLS
     trace_rows = 20000
-    trace_module: ClassVar[ModuleType] = T
 
     system = "hybrid"
     units_module: ClassVar[ModuleType] = hybrid_units
