@@ -41,6 +41,20 @@ DEFAULT_LISTS = {
 }
 
 
+def default_sides(
+    system: str, list_a: str | None = None, list_b: str | None = None
+) -> tuple[Path, Path]:
+    """The two side files a benchmark plays: those given, else the system's default match-up
+    (``DEFAULT_LISTS``, or the engine's sample sides, e.g. a roster and a hostile force)."""
+    names = DEFAULT_LISTS.get(system)
+    if names:
+        folder = paths.system_config(system, "lists")
+        default = (folder / f"{names[0]}.yaml", folder / f"{names[1]}.yaml")
+    else:
+        default = C.sample_sides(match_engine(system))
+    return Path(list_a or default[0]), Path(list_b or default[1])
+
+
 def machine() -> str:
     """The CPU model, core count and load average, so a figure says where it was measured."""
     model = "unknown CPU"
@@ -93,11 +107,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="time a cold compile first")
     args = parser.parse_args()
     engine = match_engine(args.system)
-    folder = paths.system_config(args.system, "lists")
-    names = DEFAULT_LISTS.get(args.system)
-    found = C.sample_sides(engine)  # the engine's sample sides (a roster and a hostile force)
-    default = (folder / f"{names[0]}.yaml", folder / f"{names[1]}.yaml") if names else found
-    lists = (Path(args.list_a or default[0]), Path(args.list_b or default[1]))
+    lists = default_sides(args.system, args.list_a, args.list_b)
     if args.cold:
         print(f"cold compile of the {args.system} engine: {cold_compile(args.system, lists):.1f} s")
 

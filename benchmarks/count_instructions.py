@@ -14,8 +14,8 @@ Fewer instructions is not the same as less time: removed instructions are often 
 ``bench_match_revisions.py``.  Valgrind's virtual CPU has no AVX-512, so the kernels are
 compiled for a fixed CPU (``haswell``) into their own numba cache, keyed by the sources.
 
-Run: ``python benchmarks/count_instructions.py [--matches 300] [--policy greedy]
-[--branches]`` (needs valgrind and its headers, gcc and pyelftools).
+Run: ``python benchmarks/count_instructions.py [--system rapture] [--matches 300]
+[--policy greedy] [--branches]`` (needs valgrind and its headers, gcc and pyelftools).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ void stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT("matches"); 
 """
 
 
-def play(matches: int, policy: str, toggle: str | None, symbols: str | None) -> None:
+def play(system: str, matches: int, policy: str, toggle: str | None, symbols: str | None) -> None:
     """Load the kernels, then play the matches (between the helper's start and stop)."""
     import ctypes
 
@@ -53,28 +53,18 @@ def play(matches: int, policy: str, toggle: str | None, symbols: str | None) -> 
     import profile_match
 
     profile_match._capture_loads()
-    from analyzer import paths
-    from analyzer.games.rapture.match.engine import ENGINE
     from analyzer.match import contract as C
-    from analyzer.match import prepare
     from analyzer.match.runner import run_records
 
-    lists = paths.system_config("rapture", "lists")
-    other = "greedy" if policy == "lookahead" else policy
-    setup = prepare(
-        "rapture",
-        lists / "angels_vanguard.yaml",
-        lists / "survivors_snipers.yaml",
-        policies=(policy, other),
-    )
-    run_records(ENGINE, setup, 8, 1, threads=1)  # compile or load
+    engine, setup = profile_match.engine_setup(system, policy, None, None)
+    run_records(engine, setup, 8, 1, threads=1)  # compile or load
     if symbols:
         profile_match.write_perf_map()
         os.replace(f"/tmp/perf-{os.getpid()}.map", symbols)
     helper = ctypes.CDLL(toggle) if toggle else None
     if helper:
         helper.start()
-    rec, _ = run_records(ENGINE, setup, matches, 2026, threads=1)
+    rec, _ = run_records(engine, setup, matches, 2026, threads=1)
     if helper:
         helper.stop()
     print(f"activations {int(rec[:, C.R_ACTIVATIONS].sum())}")
@@ -136,14 +126,15 @@ def costs(profile: Path, symbols: Path) -> tuple[list[str], list[int], dict[str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=300)
-    parser.add_argument("--policy", default="greedy", choices=("greedy", "random", "lookahead"))
+    parser.add_argument("--system", default="rapture")
+    parser.add_argument("--policy", default="greedy")
     parser.add_argument("--branches", action="store_true", help="simulate branch prediction")
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--child", nargs=2, metavar=("TOGGLE", "SYMBOLS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         toggle, symbols = args.child
-        play(args.matches, args.policy, toggle or None, symbols or None)
+        play(args.system, args.matches, args.policy, toggle or None, symbols or None)
         return
 
     WORK.mkdir(exist_ok=True)
@@ -154,16 +145,25 @@ def main() -> None:
             ["gcc", "-O2", "-shared", "-fPIC", "-o", str(helper), str(WORK / "toggle.c")],
             check=True,
         )
-    sources = sorted((ROOT / "analyzer").rglob("*.py"))  # the numba cache is keyed on them
+    games = ROOT / "analyzer" / "games"
+    sources = sorted(  # the numba cache is keyed on them; other systems' files do not count
+        p
+        for p in (ROOT / "analyzer").rglob("*.py")
+        if p.parent == games
+        or games not in p.parents
+        or args.system in p.relative_to(games).parts[:1]
+    )
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
-    env = {**os.environ, **CPU, "NUMBA_CACHE_DIR": str(WORK / f"cache-{digest}")}
-    me = [sys.executable, __file__, "--policy", args.policy]
+    env = {**os.environ, **CPU, "NUMBA_CACHE_DIR": str(WORK / f"cache-{args.system}-{digest}")}
+    work = WORK / args.system  # one folder per system, so two systems can be counted at once
+    work.mkdir(exist_ok=True)
+    me = [sys.executable, __file__, "--system", args.system, "--policy", args.policy]
     subprocess.run(  # compile (or load) natively first
         [*me, "--matches", "8", "--child", "", ""], env=env, check=True, stdout=subprocess.DEVNULL
     )
-    symbols = WORK / "symbols.map"
-    out = WORK / "callgrind.out"
-    for old in WORK.glob("callgrind.out*"):
+    symbols = work / "symbols.map"
+    out = work / "callgrind.out"
+    for old in work.glob("callgrind.out*"):
         old.unlink()
     valgrind = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no"]
     valgrind += ["--dump-instr=yes", f"--callgrind-out-file={out}"]
@@ -177,9 +177,9 @@ def main() -> None:
         text=True,
     )
     activations = int(run.stdout.split("activations")[-1])
-    events, totals, per = costs(next(WORK.glob("callgrind.out.*")), symbols)
+    events, totals, per = costs(next(work.glob("callgrind.out.*")), symbols)
     print(
-        f"{args.policy}, {args.matches} matches, {activations:,} activations: "
+        f"{args.system} {args.policy}, {args.matches} matches, {activations:,} activations: "
         f"{totals[0]:,} instructions, {totals[0] / activations:,.0f} per activation"
     )
     if args.branches:

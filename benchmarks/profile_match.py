@@ -8,7 +8,8 @@ loaded at. Functions inlined by LLVM count towards their caller.
 
 Run (the kernels must be in numba's cache, e.g. after one ``analyzer match``)::
 
-    perf record -F 2999 -g -o /tmp/match.perf python benchmarks/profile_match.py
+    perf record -F 2999 -g -o /tmp/match.perf python benchmarks/profile_match.py \\
+        [--system d20] [--policy greedy]
     perf report -i /tmp/match.perf --no-children --sort sym
 
 Needs ``pyelftools`` (in the ``dev`` extra).
@@ -19,14 +20,12 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import sys
 import time
 
 import numba.core.codegen as codegen
 from elftools.elf.elffile import ELFFile
 
-from analyzer import paths
-
-LISTS = paths.system_config("rapture", "lists")
 _LOADED: list[tuple[object, bytes]] = []
 
 
@@ -67,27 +66,45 @@ def write_perf_map() -> int:
     return len(rows)
 
 
+def engine_setup(system: str, policy: str, list_a: str | None, list_b: str | None):
+    """The engine of ``system`` and a prepared match-up: ``policy`` on side A, the same on
+    side B (greedy when ``policy`` is the engine's strongest), on the benchmark's sides."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_match import default_sides
+
+    from analyzer.games import match_engine
+    from analyzer.match import prepare
+
+    engine = match_engine(system)
+    if policy not in engine.policies:
+        raise SystemExit(f"{system} has no policy {policy!r} (policies: {engine.policies})")
+    other = "greedy" if policy == engine.policies[-1] and policy != "greedy" else policy
+    side_policies = getattr(engine, "side_policies", None)
+    if side_policies and other not in side_policies[1]:
+        other = "greedy"
+    setup = prepare(system, *default_sides(system, list_a, list_b), policies=(policy, other))
+    return engine, setup
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", default="greedy", choices=("greedy", "random", "lookahead"))
+    parser.add_argument("--system", default="rapture")
+    parser.add_argument("--policy", default="greedy")
     parser.add_argument("--matches", type=int, default=10_000)
-    parser.add_argument("--list-a", default=str(LISTS / "angels_vanguard.yaml"))
-    parser.add_argument("--list-b", default=str(LISTS / "survivors_snipers.yaml"))
+    parser.add_argument("--list-a", default=None)
+    parser.add_argument("--list-b", default=None)
     args = parser.parse_args()
 
     _capture_loads()
-    from analyzer.games.rapture.match.engine import ENGINE
-    from analyzer.match import prepare
     from analyzer.match.runner import run_records
 
-    other = "greedy" if args.policy == "lookahead" else args.policy
-    setup = prepare("rapture", args.list_a, args.list_b, policies=(args.policy, other))
-    run_records(ENGINE, setup, 64, 1, threads=1)  # load the kernels
+    engine, setup = engine_setup(args.system, args.policy, args.list_a, args.list_b)
+    run_records(engine, setup, 64, 1, threads=1)  # load the kernels
     print(f"{write_perf_map()} kernel symbols in /tmp/perf-{os.getpid()}.map")
     if not _LOADED:
         print("no kernel came from numba's cache: run it once more, then profile")
     start = time.perf_counter()
-    run_records(ENGINE, setup, args.matches, 2026, threads=1)
+    run_records(engine, setup, args.matches, 2026, threads=1)
     print(f"{args.matches / (time.perf_counter() - start):.0f} matches/s under the profiler")
 
 
