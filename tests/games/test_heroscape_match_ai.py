@@ -81,9 +81,12 @@ def test_threat_of_one_card_breaks_the_highlands_standoff() -> None:
 def test_fixed_edge_mirror_is_fair(scenario: str) -> None:
     """Symmetry with fixed edges: side A always deploys in start zone A (the engine never
     swaps zones); in a mirror (Vydar Patrol both sides) with ``first=alternate`` the
-    points-of-Life margin A - B is 0 within 5 standard errors on every sample map."""
+    points-of-Life margin A - B is 0 within 5 standard errors on every sample map (with
+    greedy's roles against a time victory off: ``tempo`` and ``hold`` 0, so both sides play
+    alike on Rumble at the Rift)."""
     lists = LISTS / "vydar_patrol.yaml"
-    setup = prepare("heroscape", lists, lists, scenario=scenario, options={"first": "alternate"})
+    opts = {"first": "alternate", "tempo": 0, "hold": 0}
+    setup = prepare("heroscape", lists, lists, scenario=scenario, options=opts)
     rec, _ = run_records(ENGINE, setup, 400, 2027, threads=1)
     margin = (rec[:, 1] - rec[:, 2]).astype(float)
     se = margin.std(ddof=1) / np.sqrt(margin.size)

@@ -16,7 +16,7 @@ import pytest
 from analyzer.games.heroscape import units as hu
 from analyzer.games.heroscape.match import layout as L
 from analyzer.games.heroscape.match import scenario as S
-from analyzer.games.heroscape.match.engine import ENGINE
+from analyzer.games.heroscape.match.engine import ENGINE, kernels
 from analyzer.games.heroscape.match.sandbox import BLANK, SHIELD, SKULL, Sandbox
 
 K, H, B = SKULL, SHIELD, BLANK
@@ -450,3 +450,57 @@ def test_map_renderer_writes_a_png(tmp_path: Path) -> None:
     for name in ("open_field", "highlands", "rumble_at_the_rift"):
         out = render.render(S.load_scenario(name), tmp_path / f"{name}.png", {0: 7}, ["X"], [0])
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _adjacent_free(sb: Sandbox, to: tuple[int, int], options) -> tuple[int, int]:
+    dist = sb.arrays[1]
+    return next(rc for rc in options if dist[sb.hex_at(*rc), sb.hex_at(*to)] == 1)
+
+
+def test_charge_adds_an_attack_die_until_the_next_order_marker(files: Path) -> None:
+    """Charge!!! (the card text is not printed; the reading of docs/rules-choices.md):
+    Dorim moves and ends engaged with an enemy he was not adjacent to, so until his player
+    reveals the next Order Marker ("Destroyed Figures": the effect lasts "until the next
+    time his controlling player reveals an Order Marker") friendly normal attacks roll 1
+    more die: Dorim 4 + 1, Scarlett 3 + 1; the enemy's attacks do not."""
+    sb = box(files, ["Dorim the Bulkhead Brawler", "Scarlett"], ["Feral Troll"])
+    sb.place(0, 5, 3)
+    sb.place(1, 6, 6)
+    sb.place(2, 4, 6)
+    assert sb.m[3][L.G_CHARGE] == 0
+    assert sb.move(0, *_adjacent_free(sb, (4, 6), [(5, 5), (5, 6), (3, 5), (3, 6)]))
+    assert sb.m[3][L.G_CHARGE] == 1 and sb.m[3][L.G_CHARGE + 1] == 0
+    assert [r[3] for r in sb.events() if r[0] == L.E_CHARGE] == [0]
+    sb.script([B] * 40)
+    sb.attack(0, 2)
+    sb.attack(1, 2)
+    sb.attack(2, 0)
+    assert [a[2] for a in attacks(sb)] == [5, 4, 5]  # Feral Troll: Attack 5, no Charge!!!
+
+
+def test_charge_not_from_engagement_and_ended_by_the_next_marker(files: Path) -> None:
+    """No Charge!!! when Dorim was already adjacent to the enemy he ends engaged with, nor
+    with ``charge=false`` (then listed as not modelled); a round's Order Marker reveal
+    ends a Charge!!! in effect."""
+    sb = box(files, ["Dorim the Bulkhead Brawler"], ["Feral Troll"])
+    sb.place(1, 4, 6)
+    first, second = [
+        rc for rc in [(5, 5), (5, 6), (3, 5), (3, 6)]
+        if sb.arrays[1][sb.hex_at(*rc), sb.hex_at(4, 6)] == 1
+    ][:2]  # fmt: skip
+    sb.place(0, *first)
+    assert sb.move(0, *second)
+    assert sb.m[3][L.G_CHARGE] == 0
+    off = box(files, ["Dorim the Bulkhead Brawler"], ["Feral Troll"], charge=False)
+    off.place(0, 5, 3)
+    off.place(1, 4, 6)
+    assert off.move(0, *first)
+    assert off.m[3][L.G_CHARGE] == 0
+    assert "Dorim the Bulkhead Brawler: Charge!!!" in off.setup.extra.unmodelled
+    rd = box(files, ["Dorim the Bulkhead Brawler"], ["Feral Troll"])
+    rd.place(0, *first)
+    rd.place(1, 4, 6)
+    rd.m[3][L.G_CHARGE] = 1
+    rd._op(kernels().OP_ROUND)
+    assert not [r for r in rd.events() if r[0] == L.E_CHARGE]
+    assert rd.m[3][L.G_CHARGE] == 0 and rd.m[3][L.G_TURNS] > 0

@@ -39,6 +39,7 @@ MATCH_POWERS: dict[str, int] = {
     hu.NANOTOXIN_COATING: L.P_NANOTOXIN,
     hu.GULLOX_WING_RENDER: L.P_GULLOX,
     hu.BLOODCURSED_BLADE: L.P_BLOODCURSED,
+    "Charge!!!": L.P_CHARGE,
 }
 SPECIAL_ATTACK = re.compile(r"Range (\d+)\. Attack (\d+)\. (Explosion|Line) (\d+)")
 #: Attack and defense dice covered by the expected-wound tables (more are capped).
@@ -57,6 +58,11 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "strong_rollouts": integer(1, 64),
     "strong_margin": number(0, 5),
     "strong_drop": number(0, 10),
+    "tempo": number(0, 3),
+    "hold": number(0, 3),
+    "strong_horizon": integer(1, 20),
+    "strong_to_end": flag(),
+    "charge": flag(),
     "check_invariants": flag(),
 }
 OPTION_HELP: dict[str, str] = {
@@ -77,6 +83,16 @@ OPTION_HELP: dict[str, str] = {
     "strong_drop": "strong policy: after each batch of 8 rollouts, a plan (not greedy's) whose "
     "paired mean is this many standard errors below the leader's gets no more rollouts "
     "(0: every plan gets all rollouts)",
+    "tempo": "greedy, in a scenario won by one side at the round limit: the other side's "
+    "pursuit (per space beyond Range: 0.6 + tempo x its best attack worth / Move; threat "
+    "weight x the rounds left after this one / the rounds after the first; 0: off)",
+    "hold": "greedy, in a scenario won by one side at the round limit: that side holds "
+    "(threat weight x (1 + hold), closing-in weight 0.6 x (1 - hold), below 0 it draws "
+    "away; 0: off)",
+    "strong_horizon": "strong policy: rounds played per rollout (this one included)",
+    "strong_to_end": "strong policy: in a scenario won by one side at the round limit, "
+    "rollouts play on to the round limit (its victory seen exactly)",
+    "charge": "model Charge!!! (reading: docs/rules-choices.md; false: listed as not modelled)",
     "check_invariants": "check the state after every player turn",
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -90,6 +106,11 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "strong_rollouts": 32,
     "strong_margin": 0.0,
     "strong_drop": 0.0,
+    "tempo": 1.0,
+    "hold": 1.0,
+    "strong_horizon": 2,
+    "strong_to_end": True,
+    "charge": True,
     "check_invariants": False,
 }
 
@@ -192,6 +213,9 @@ def compile_arrays(
                 entries.extend((card, 1) for _ in range(entry.count))
         for card, copies in entries:
             bits, special, missing = _powers(card)
+            if bits & L.P_CHARGE and not opts["charge"]:
+                bits &= ~L.P_CHARGE
+                missing.append("Charge!!!")
             unmodelled.extend(f"{card.name}: {name}" for name in missing)
             n_fig = card.figures * copies
             card_rows.append([side, card.figures, len(fig_rows), n_fig])
@@ -250,6 +274,11 @@ def compile_arrays(
     op[L.O_STRONG_MARGIN] = round(float(opts["strong_margin"]) * 1000)
     op[L.O_STRONG_DROP] = round(float(opts["strong_drop"]) * 1000)
     op[L.O_NHC] = len(heights)
+    op[L.O_TEMPO] = round(float(opts["tempo"]) * 1000)
+    op[L.O_HOLD] = round(float(opts["hold"]) * 1000)
+    op[L.O_STRONG_HORIZON] = int(opts["strong_horizon"])
+    op[L.O_STRONG_END] = int(bool(opts["strong_to_end"]))
+    op[L.O_CHARGE] = int(bool(opts["charge"]))
     arrays = (
         scen.hx.copy(),
         S.distances(scen.hx),

@@ -82,6 +82,7 @@ P_NANOTOXIN = 128
 P_GULLOX = 256
 P_UNIQUE_HERO = 512  # may pick up Treasure Glyphs
 P_BLOODCURSED = 1024
+P_CHARGE = 2048  # Charge!!! (Dorim the Bulkhead Brawler; the reading in rules-choices)
 
 # ------------------------------------------------ FR: per figure, float64 (static)
 R_PPL = 0  # points per Life ("Scoring")
@@ -136,7 +137,12 @@ O_NHC = 17  # height classes
 O_STRONG_MARGIN = 18  # strong policy: standard errors a plan must gain over greedy's, x 1000
 O_THREAT_ALL = 19  # greedy: threat summed over every enemy card (1) or the worst card (0)
 O_STRONG_DROP = 20  # strong policy: standard errors behind the leader that drop a plan, x 1000
-O_COLS = 21
+O_TEMPO = 21  # greedy: the attacker's pursuit weight against a time victory, x 1000
+O_HOLD = 22  # greedy: the time-victory side's holding weight, x 1000
+O_STRONG_HORIZON = 23  # strong policy: rounds per rollout (this one included)
+O_STRONG_END = 24  # strong policy: rollouts play to a time victory's round limit
+O_CHARGE = 25  # Charge!!! modelled (1) or not (0)
+O_COLS = 26
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
@@ -186,7 +192,8 @@ G_GLYPHS = 15  # glyphs activated or picked up
 G_TURNS = 16  # player turns played
 G_TRAPS = 17
 G_KILLER = 18  # scratch
-G_COLS = 19
+G_CHARGE = 19  # Charge!!! in effect for side A (G_CHARGE) / side B (G_CHARGE + 1)
+G_COLS = 21
 
 END_ELIMINATION, END_ROUNDS, END_SCENARIO = 0, 1, 2
 END_REASONS = ("elimination", "round limit (scoring)", "scenario victory at the round limit")
@@ -209,3 +216,4 @@ E_END = 11  # reason, winner, score a x10, score b x10
 E_NOFIG = 12  # marker number, card (no figure left)
 E_WELL = 13  # fig, d20, change
 E_DEPLOY = 14  # fig, space, tail space (-1 none)
+E_CHARGE = 15  # fig (Charge!!! triggered), enemy charged

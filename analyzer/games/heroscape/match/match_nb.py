@@ -28,6 +28,7 @@ from analyzer.games.heroscape.match.layout import (
     C_NFIG,
     C_SIDE,
     E_ATTACK,
+    E_CHARGE,
     E_DEPLOY,
     E_DESTROYED,
     E_END,
@@ -64,6 +65,7 @@ from analyzer.games.heroscape.match.layout import (
     G_ASTRID,
     G_ATTACKS,
     G_BROOCH,
+    G_CHARGE,
     G_CHECK,
     G_COLS,
     G_DAGMAR,
@@ -98,9 +100,11 @@ from analyzer.games.heroscape.match.layout import (
     H_ORDER_B,
     H_TERRAIN,
     H_ZONE,
+    O_CHARGE,
     O_FALLING,
     O_FIRST,
     O_FORCED,
+    O_HOLD,
     O_LEAVE_DICE,
     O_LOOK_K,
     O_LOOK_ROLLOUTS,
@@ -111,13 +115,17 @@ from analyzer.games.heroscape.match.layout import (
     O_SIDES,
     O_SKULL,
     O_STRONG_DROP,
+    O_STRONG_END,
+    O_STRONG_HORIZON,
     O_STRONG_MARGIN,
+    O_TEMPO,
     O_THREAT,
     O_THREAT_ALL,
     O_TIME_WINNER,
     O_TRAP_WOUNDS,
     O_TRAPS,
     P_BLOODCURSED,
+    P_CHARGE,
     P_DEEP,
     P_DOUBLE_ATTACK,
     P_FLYING,
@@ -360,9 +368,10 @@ def defense_value(st, m, j, h, attacker_higher):
 
 @njit(cache=True, _nrt=False)
 def attack_value(st, m, i):
-    """Attack Value of ``i`` for a normal attack: + Glyph of Astrid."""
+    """Attack Value of ``i`` for a normal attack: + Glyph of Astrid, + 1 while its side's
+    Charge!!! is in effect (:func:`charge_after_move`)."""
     fi = st[4]
-    a = fi[i, F_ATTACK]
+    a = fi[i, F_ATTACK] + m[3][G_CHARGE + fi[i, F_SIDE]]
     if glyph_held(st, m, fi[i, F_SIDE], G_ASTRID):
         a += 1
     return a
@@ -999,11 +1008,12 @@ def glyph_worth(st, m, i, h):
 
 
 @njit(cache=True, _nrt=False)
-def position_worth(st, m, i, h, start, threat_w, atk, rv):
-    """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat,
-    plus its weighted best attack next turn (``NEXT_TURN`` x, as the threat counts enemies
-    that must move first), minus leaving-engagement and terrain risks, plus glyphs,
-    height and closing in
+def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv):
+    """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat
+    (``threat_w``), plus its weighted best attack next turn (``nxt_w`` x ``NEXT_TURN``, as
+    the threat counts enemies that must move first), minus leaving-engagement and terrain
+    risks, plus glyphs, height and closing in (``cw`` per space beyond Range from the
+    nearest enemy; weights from :func:`greedy_weights`)
     (after :func:`foe_context` and :func:`foe_distances` from ``h``; ``atk``, ``rv``:
     ``i``'s Attack and Range)."""
     hx, tr, fi, fr, op, s, wk = st[0], st[3], st[4], st[5], st[9], m[0], m[8]
@@ -1012,7 +1022,7 @@ def position_worth(st, m, i, h, start, threat_w, atk, rv):
     v -= threat_w * threat_on(st, m, i, h)
     v += glyph_worth(st, m, i, h)
     v += 0.3 * hx[h, H_LEVEL]
-    v += threat_w * (NEXT_TURN * nxt)
+    v += nxt_w * (NEXT_TURN * nxt)
     pskull = op[O_SKULL] / op[O_SIDES]
     te = hx[h, H_TERRAIN]
     left = fi[i, F_LIFE] - s[i, S_WOUNDS]
@@ -1034,7 +1044,7 @@ def position_worth(st, m, i, h, start, threat_w, atk, rv):
             if (fly and not stealth) or (not fly and d != 1):
                 v -= op[O_LEAVE_DICE] * pskull * fr[i, 0]
     if near < BIG:
-        v -= 0.6 * max(near - rv, 0)
+        v -= cw * max(near - rv, 0)
     return v
 
 
@@ -1056,14 +1066,15 @@ def choose_destination(st, m, i, pol):
                     return h
                 k -= 1
         return start
-    threat_w = op[O_THREAT] / 1000.0
     foe_context(st, m, i)
     atk = attack_value(st, m, i)
     rv = reach_range(st, m, i)
     top = attack_ceiling(st, m, i, atk)
+    nxt_w = op[O_THREAT] / 1000.0
+    threat_w, cw = greedy_weights(st, m, i, top)
     best = start
     foe_distances(st, m, start)
-    bv = position_worth(st, m, i, start, start, threat_w, atk, rv)
+    bv = position_worth(st, m, i, start, start, threat_w, nxt_w, cw, atk, rv)
     side = st[4][i, F_SIDE]
     for idx in range(nh):
         h = scan(hx, side, idx)
@@ -1073,16 +1084,44 @@ def choose_destination(st, m, i, pol):
             near = foe_distances(st, m, h)
             bound = (top if near <= rv else 0.0) + glyph_worth(st, m, i, h)
             bound += 0.3 * hx[h, H_LEVEL]
-            bound += threat_w * (NEXT_TURN * top)
+            bound += nxt_w * (NEXT_TURN * top)
             if near < BIG:
-                bound -= 0.6 * max(near - rv, 0)
+                bound -= cw * max(near - rv, 0)
             if bound <= bv + 1e-9:
                 continue
-            v = position_worth(st, m, i, h, start, threat_w, atk, rv)
+            v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv)
             if v > bv + 1e-9:
                 bv = v
                 best = h
     return best
+
+
+@njit(cache=True, _nrt=False)
+def greedy_weights(st, m, i, top):
+    """Greedy's threat and closing-in weights for ``i`` (``top``: its best attack worth,
+    :func:`attack_ceiling`).  Normally ``threat`` and 0.6 per space.  In a scenario won by
+    one side at the round limit (Rumble at the Rift: COBRA at the end of Round 5) the
+    other side must destroy every enemy figure in time: its pursuit per space is 0.6 +
+    ``tempo`` x ``top`` / Move (a Move of spaces is a turn of attacks lost) and its threat
+    weight shrinks with the rounds left after this one (0 in the last round: nothing is
+    saved for later); the side the round limit favours holds: threat x (1 + ``hold``),
+    closing-in 0.6 x (1 - ``hold``)."""
+    fi, op, g = st[4], st[9], m[3]
+    threat_w = op[O_THREAT] / 1000.0
+    cw = 0.6
+    tw = op[O_TIME_WINNER]
+    if tw < 0:
+        return threat_w, cw
+    if fi[i, F_SIDE] == tw:
+        hold = op[O_HOLD] / 1000.0
+        return threat_w * (1.0 + hold), cw * (1.0 - hold)
+    tempo = op[O_TEMPO] / 1000.0
+    if tempo <= 0.0:
+        return threat_w, cw
+    after = max(op[O_ROUNDS] - g[G_ROUND], 0)
+    threat_w *= after / max(op[O_ROUNDS] - 1, 1)
+    cw += tempo * top / max(fi[i, F_MOVE], 1)
+    return threat_w, cw
 
 
 @njit(cache=True, _nrt=False)
@@ -1192,6 +1231,29 @@ def attack_with(st, m, i, pol):
 
 
 # =========================================================== turns and rounds
+@njit(cache=True)
+def charge_after_move(st, m, i, h0):
+    """Charge!!! (Dorim the Bulkhead Brawler; the card text is not printed, reading in
+    docs/rules-choices.md): triggered when ``i`` moved from ``h0`` and ends its move
+    engaged with an enemy figure it was not adjacent to on ``h0``; then, as "Destroyed
+    Figures" says, it is "in effect after it's triggered and until the next time his
+    controlling player reveals an Order Marker, even if Dorim is destroyed": every
+    normal attack of a friendly figure rolls 1 more attack die (:func:`attack_value`)."""
+    fi, op, s, g = st[4], st[9], m[0], m[3]
+    if op[O_CHARGE] == 0 or (fi[i, F_POWERS] & P_CHARGE) == 0:
+        return
+    if s[i, S_ALIVE] == 0 or s[i, S_HEX] == h0:
+        return
+    side = fi[i, F_SIDE]
+    for k in range(fi.shape[0]):
+        if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side and fig_dist(st, m, i, k) == 1:
+            if dist_to(st, m, h0, k) > 1:
+                if g[G_CHARGE + side] == 0:
+                    log(m, E_CHARGE, side, i, k, 0, 0, 0, 0, 0, 0, 0)
+                g[G_CHARGE + side] = 1
+                return
+
+
 @njit(cache=True, _nrt=False)
 def figure_worth(st, m, i):
     """Greedy worth of activating ``i`` now: its best attack within Move + Range."""
@@ -1254,7 +1316,9 @@ def card_turn(st, m, c, pol):
         s[i, S_ACTIVE] = 1
         g[G_ACT] += 1
         h = choose_destination(st, m, i, pol)
+        h0 = s[i, S_HEX]
         move_to(st, m, i, h)
+        charge_after_move(st, m, i, h0)
     for q in range(acts):
         i = order[q]
         if s[i, S_ALIVE] == 0:
@@ -1443,6 +1507,7 @@ def turns_of_round(st, m, from_turn):
         # a Player Turn: reveal the marker and take that Army Card's turn
         c = mk[side, t // 2]
         g[G_TURNS] += 1
+        g[G_CHARGE + side] = 0  # revealing an Order Marker ends Charge!!!
         if c < 0 or not card_alive(st, m, c):
             log(m, E_NOFIG, side, t // 2 + 1, c, 0, 0, 0, 0, 0, 0, 0)
         else:
@@ -1563,14 +1628,21 @@ def rollout_plan(st, m, m2, side, plan, base, r):
     place_markers(st, m2, other, POL_GREEDY)
     g2[G_INIT] = initiative(st, m2)
     turns_of_round(st, m2, 0)
-    if g2[G_END] < 0:  # the next round: greedy markers and play for both sides
+    op = st[9]
+    rounds = op[O_STRONG_HORIZON]
+    if op[O_STRONG_END] != 0 and op[O_TIME_WINNER] >= 0:
+        rounds = max(rounds, op[O_ROUNDS] - m[3][G_ROUND] + 1)
+    for _ in range(rounds - 1):  # the next rounds: greedy markers and play for both
+        if g2[G_END] >= 0:
+            break
         g2[G_ROUND] += 1
         start_of_round(st, m2)
-        if not check_victory(st, m2):
-            for s2 in range(2):
-                place_markers(st, m2, s2, POL_GREEDY)
-            g2[G_INIT] = initiative(st, m2)
-            turns_of_round(st, m2, 0)
+        if check_victory(st, m2):
+            break
+        for s2 in range(2):
+            place_markers(st, m2, s2, POL_GREEDY)
+        g2[G_INIT] = initiative(st, m2)
+        turns_of_round(st, m2, 0)
     return rollout_value(st, m2, side)
 
 
@@ -1829,7 +1901,9 @@ def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a,
         reach(st, m, a)
         if not can_end(st, m, a, b):
             return -1
+        h0 = s[a, S_HEX]
         move_to(st, m, a, b)
+        charge_after_move(st, m, a, h0)
     elif code == OP_REACH:
         reach(st, m, a)
         return wk[W_COST, b] if can_end(st, m, a, b) else -1

@@ -76,6 +76,11 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 f"  {fig(v[0])} {what} {fig(v[1])}: {v[2]} attack dice, {v[3]} defense dice; "
                 f"{v[4]} skull(s) vs {v[5] - v[8]} shield(s){auto}: {v[6]} wound(s)"
             )
+        elif kind == L.E_CHARGE:
+            lines.append(
+                f"  {fig(v[0])} charges {fig(v[1])}: Charge!!! in effect (+1 attack die to "
+                "friendly normal attacks until the next Order Marker of this side)"
+            )
         elif kind == L.E_DESTROYED:
             lines.append(f"  {fig(v[0])} is destroyed")
         elif kind == L.E_GLYPH:
