@@ -256,6 +256,19 @@ def capped_mean(TAB, n, h, d, at, red, cap):
 @njit(**INLINE)
 def kill_value(X, t, side):
     """Victory points ``side`` gains at once when model ``t`` is removed."""
+    return kill_value_cap(X, t, side, decisive_vp(X, side) if wincap(X) else 0.0)
+
+
+@njit(**INLINE)
+def wincap(X):
+    """Greedy caps kill and wound values at the VP that can still decide (``O_AI_WINCAP``)."""
+    return xOPT(X)[O_AI_WINCAP] == 1
+
+
+@njit(**INLINE)
+def kill_value_cap(X, t, side, cap):
+    """:func:`kill_value` with ``cap`` = :func:`decisive_vp` for ``side`` known (read only
+    with ``O_AI_WINCAP``), so a decision valuing many models computes it once."""
     SI = xSI(X)
     US = xUS(X)
     MIS = xMIS(X)
@@ -285,8 +298,8 @@ def kill_value(X, t, side):
         k = G[G_MIS0 + side]
         if G[G_TARGET0 + side] == u and MIS[k, M_KIND] == MIS_TAKEOUT and G[G_DONE0 + side] == 0:
             vp += MIS[k, M_VP]
-        if xOPT(X)[O_AI_WINCAP] == 1:
-            vp = min(vp, decisive_vp(X, side))
+        if wincap(X):
+            vp = min(vp, cap)
     return vp
 
 
@@ -358,8 +371,9 @@ def attack_value(X, n, h, t, ranged, cover, side):
     """Expected value (VP units) and kill chance of ``n`` dice hitting on ``h``+ at model t."""
     if n <= 0 or xMI(X)[t, MI_ALIVE] == 0:
         return 0.0, 0.0
-    vph = vph_of(X, t, decisive_vp(X, side))
-    return attack_value_kv(X, n, h, t, ranged, cover, kill_value(X, t, side), vph)
+    cap = decisive_vp(X, side)
+    vph = vph_of(X, t, cap)
+    return attack_value_kv(X, n, h, t, ranged, cover, kill_value_cap(X, t, side, cap), vph)
 
 
 @njit(**INLINE)
@@ -720,11 +734,12 @@ def prepare_values(X, u, W):
             att += MI[m, MI_CS + ST_ATT]
             if SI[m, SI_WEAPON] == 1:
                 rof += MI[m, MI_CS + ST_ROF]
-    kv_l = kill_value(X, lead, 1 - side)  # the value of each threat's kill
+    cap_l = decisive_vp(X, 1 - side)
+    kv_l = kill_value_cap(X, lead, 1 - side, cap_l)  # the value of each threat's kill
     # the lead's block values against each kind of threat (the same for every threat)
     TAB = xTAB(X)
     hp_l = SI[lead, SI_HP] - MI[lead, MI_WOUNDS]
-    vph_l = vph_of(X, lead, decisive_vp(X, 1 - side))
+    vph_l = vph_of(X, lead, cap_l)
     cap = decisive_vp(X, side)
     acted_fac = 0.0 if last_round(X) else 0.5
     d_cc, at_cc, red_cc = block_for(X, lead, np.bool_(False), np.int64(0))
@@ -739,7 +754,7 @@ def prepare_values(X, u, W):
     # each row is computed into locals and stored at the end (numba emits no alias
     # information: a store into W would make every value read before it be read again)
     for t in xWI(X)[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
-        kv = kill_value(X, t, side)
+        kv = kill_value_cap(X, t, side, cap)
         hp_t = SI[t, SI_HP] - MI[t, MI_WOUNDS]
         vph_t = vph_of(X, t, cap)
         w_cc = np.float64(0.0)
@@ -1638,12 +1653,22 @@ def pick(C, n, policy, rng):
 
 
 @njit(**INLINE)
+def _kill_value_kept(X, kv, t, side, cap):
+    """``kv[t]``, the :func:`kill_value` of model t for ``side``, computed on first use
+    (kill values are never negative: -1 marks one not computed yet)."""
+    if kv[t] < 0.0:
+        kv[t] = kill_value_cap(X, t, side, cap)
+    return kv[t]
+
+
+@njit(**INLINE)
 def unit_urgency(X, u, kv, foes, reach, cap):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in
     reach of opposing units (so they act before the threat does).  ``kv``: the value of
-    killing each model (:func:`kill_value` for u's side); ``foes``: the opposing models in
-    play; ``reach``: how far each of them threatens (move budget plus weapon range);
+    killing each model (:func:`kill_value` for u's side, -1 until first needed);
+    ``foes``: the opposing models in play; ``reach``: how far each of them threatens
+    (move budget plus weapon range);
     ``cap``: :func:`decisive_vp` for u's side."""
     SI = xSI(X)
     SF = xSF(X)
@@ -1678,7 +1703,7 @@ def unit_urgency(X, u, kv, foes, reach, cap):
                     t,
                     np.bool_(False),
                     np.int64(0),
-                    kv[t],
+                    _kill_value_kept(X, kv, t, US[u, US_SIDE], cap),
                     vph_of(X, t, cap),
                 )
                 best = max(best, 100.0 + v)
@@ -1690,7 +1715,7 @@ def unit_urgency(X, u, kv, foes, reach, cap):
                 t,
                 np.bool_(True),
                 np.int64(0),
-                kv[t],
+                _kill_value_kept(X, kv, t, US[u, US_SIDE], cap),
                 vph_of(X, t, cap),
             )
             best = max(best, 50.0 + v)
@@ -1730,17 +1755,26 @@ def choose_unit(X, side, policy):
                 k -= 1
     best = np.int64(-1)
     bv = np.float64(-1e30)
+    if count == 1:  # the only unit left to activate (no urgency to compare)
+        for u in range(US.shape[0]):
+            if (
+                US[u, US_SIDE] == side
+                and UI[u, UI_STATUS] == 0
+                and UI[u, UI_ACT] == 0
+                and UI[u, UI_MK + MK_ESCAPE] == 0
+            ):
+                return u
     SI = xSI(X)
     SF = xSF(X)
-    # the same for every unit: the opposing models in play, their kill values and how far
-    # they threaten
+    # the same for every unit: the opposing models in play, their kill values (computed
+    # when first needed, -1 until then) and how far they threaten
     kv = xWS(X)[WS_TVAL : WS_TVAL + SI.shape[0]]
     reach = xWS(X)[WS_THREAT_REACH : WS_THREAT_REACH + SI.shape[0]]
     nfoes = list_foes(X, side, WI_URGE)
     foes = xWI(X)[WI_URGE + 1 : WI_URGE + 1 + nfoes]
     cap = decisive_vp(X, side)
     for t in foes:
-        kv[t] = kill_value(X, t, side)
+        kv[t] = -1.0
         reach[t] = move_budget(X, t, np.bool_(False))
         if SI[t, SI_WEAPON] == 1:
             reach[t] += SF[t, SF_RANGE]
