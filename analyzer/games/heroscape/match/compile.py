@@ -63,6 +63,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "strong_horizon": integer(1, 20),
     "strong_to_end": flag(),
     "charge": flag(),
+    "even_targets": flag(),
     "check_invariants": flag(),
 }
 OPTION_HELP: dict[str, str] = {
@@ -93,6 +94,9 @@ OPTION_HELP: dict[str, str] = {
     "strong_to_end": "strong policy: in a scenario won by one side at the round limit, "
     "rollouts play on to the round limit (its victory seen exactly)",
     "charge": "model Charge!!! (reading: docs/rules-choices.md; false: listed as not modelled)",
+    "even_targets": "greedy, in a scenario won by one side at the round limit: every Life of "
+    "that side's figures is worth the same as a target (its points / its Life: all must be "
+    "destroyed in time), not its card's points per Life",
     "check_invariants": "check the state after every player turn",
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -111,6 +115,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "strong_horizon": 2,
     "strong_to_end": True,
     "charge": True,
+    "even_targets": True,
     "check_invariants": False,
 }
 
@@ -160,6 +165,21 @@ def wound_tables(sides: int, skull: int, shield: int) -> np.ndarray:
                 idx = k - dist.lowest
                 ew[a, d, k] = float(tail[idx]) if 0 <= idx < tail.size else 0.0
     return ew
+
+
+def target_worths(
+    ppl: np.ndarray, fi: np.ndarray, time_winner: int, opts: Mapping[str, Any]
+) -> np.ndarray:
+    """``fr``: points per Life ("Scoring") and greedy's worth per Life of a figure as a
+    target: the same, except in a scenario won by one side at the round limit with
+    ``even_targets``, where that side's figures all count its points / its Life."""
+    fr = np.column_stack([ppl, ppl]).astype(np.float64)
+    if time_winner >= 0 and opts["even_targets"]:
+        own = fi[:, L.F_SIDE] == time_winner
+        life = fi[own, L.F_LIFE].astype(np.float64)
+        if life.sum() > 0:
+            fr[own, 1] = float((ppl[own] * life).sum() / life.sum())
+    return np.ascontiguousarray(fr)
 
 
 def _powers(card: hu.Card) -> tuple[int, list[int], list[str]]:
@@ -285,7 +305,7 @@ def compile_arrays(
         S.sight_tables(scen.hx, heights),
         S.terrain_table(),
         fi,
-        np.array(ppl, dtype=np.float64).reshape(-1, L.FR_COLS),
+        target_worths(np.array(ppl, dtype=np.float64), fi, scen.time_winner, opts),
         np.array(card_rows, dtype=np.int64),
         scen.glyphs.copy(),
         wound_tables(sides, die["skull"], die["shield"]).copy(),

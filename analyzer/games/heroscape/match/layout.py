@@ -86,7 +86,7 @@ P_CHARGE = 2048  # Charge!!! (Dorim the Bulkhead Brawler; the reading in rules-c
 
 # ------------------------------------------------ FR: per figure, float64 (static)
 R_PPL = 0  # points per Life ("Scoring")
-FR_COLS = 1
+FR_COLS = 2  # points per Life; greedy's worth per Life as a target (Scoring, or even)
 
 # ------------------------------------------------ CI: per Army Card, int64 (static)
 C_SIDE = 0

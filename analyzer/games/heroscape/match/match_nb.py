@@ -868,9 +868,10 @@ def land(st, m, i, h):
 # =========================================================== greedy evaluation
 @njit(cache=True, _nrt=False)
 def target_worth(st, m, j, e, pk):
-    """Worth of expected wounds ``e`` and kill chance ``pk`` on ``j`` (points per Life)."""
+    """Worth of expected wounds ``e`` and kill chance ``pk`` on ``j`` (its worth per Life
+    as a target, ``fr[j, 1]``: points per Life, or even against a time victory)."""
     fi, fr = st[4], st[5]
-    return fr[j, 0] * (e + 0.5 * pk * fi[j, F_LIFE])
+    return fr[j, 1] * (e + 0.5 * pk * fi[j, F_LIFE])
 
 
 @njit(cache=True, _nrt=False)
