@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -267,7 +268,10 @@ class EngineDefaults:
     1, 2 (``("draw", "mission success", "mission failure")``); ``symmetric``: whether
     one side's file may stand on either side (a mirror match means something);
     ``side_policies``: the policies of each side (asymmetric games); ``sample_sides``:
-    the bundled sample files of side A and side B (conformance tests, ``--help``).
+    the bundled sample files of side A and side B (conformance tests, ``--help``);
+    ``fixed_edge_options``: the named options that keep side A on its own deployment
+    edge in every match (empty when the engine never moves a side: a mirror match with
+    them tests deployment for a bias that swapping edges would average away).
     """
 
     side_names: tuple[str, str] = DEFAULT_SIDE_NAMES
@@ -275,6 +279,7 @@ class EngineDefaults:
     scenario_option: str = DEFAULT_SCENARIO_OPTION
     outcome_names: tuple[str, str, str] = DEFAULT_OUTCOME_NAMES
     symmetric: bool = True
+    fixed_edge_options: Mapping[str, Any] = MappingProxyType({})
 
 
 def side_names(engine: Any) -> tuple[str, str]:
@@ -300,6 +305,11 @@ def outcome_names(engine: Any) -> tuple[str, str, str]:
 def is_symmetric(engine: Any) -> bool:
     """Whether a side's file may play either side (mirror matches); default True."""
     return bool(getattr(engine, "symmetric", True))
+
+
+def fixed_edge_options(engine: Any) -> dict[str, Any]:
+    """The options that keep each side on its own edge in every match (default none)."""
+    return dict(getattr(engine, "fixed_edge_options", {}))
 
 
 def side_policies(engine: Any, side: int) -> tuple[str, ...]:

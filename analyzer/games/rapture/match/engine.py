@@ -108,6 +108,7 @@ class RaptureEngine(ArmyListSides):
     unit_extras: tuple[str, ...] = tuple(UNIT_EXTRAS)
     match_block = M.MATCH_BLOCK
     side_kind = "battlegroup"
+    fixed_edge_options: ClassVar[dict[str, bool]] = {"swap_edges": False}
     units_module: ClassVar[ModuleType] = rapture_units
 
     # -------------------------------------------------------------- prepare
