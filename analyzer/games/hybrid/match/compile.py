@@ -49,6 +49,7 @@ class Mission(StrictModel):
     reconstructed: bool = True
     rounds: int = Field(default=10, ge=1, le=100)
     objectives_to_win: int = Field(default=0, ge=0, le=6)
+    traps: int = Field(default=0, ge=0, le=20)  # Trap counters among the Event counters
     facing_a: Literal["north", "east", "south", "west"] = "north"
     symmetric: bool = True
     map: list[str] = Field(min_length=2)
@@ -118,6 +119,10 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "lookahead_margin": integer(0, 100),
     "lookahead_order": flag(),
     "moving_levels": choice(*MOVING_LEVELS),
+    "skilled_firing": flag(),
+    "close_doors": flag(),
+    "action_cards": flag(),
+    "event_worth": integer(0, 50),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -132,6 +137,10 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "lookahead_margin": 5,
     "lookahead_order": True,
     "moving_levels": "both",
+    "skilled_firing": True,
+    "close_doors": True,
+    "action_cards": False,
+    "event_worth": 3,
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -150,6 +159,15 @@ OPTION_HELP: dict[str, str] = {
     "Round (false: greedy's order)",
     "moving_levels": "which sides' greedy plans also weigh Moving Mode's Novice to Heroic "
     "Move: both, a, b, none (Basic Move only)",
+    "skilled_firing": "the policies weigh Skilled Firing ambushes (false: never declared, "
+    "the former play)",
+    "close_doors": "greedy spends Movement left closing an open door beside him that hides "
+    "him from an enemy shooter (false: doors are never closed, the former play)",
+    "action_cards": "play with the Action Cards (25 cards of 0 to 4 Action points, 5 of "
+    "each; a hand of 4, one redraw to 3; a card per warrior destroyed by the enemy; "
+    "Hindrances); their printed-nowhere texts are not modelled",
+    "event_worth": "greedy's worth of an Event Card drawn from an Event counter, in tenths "
+    "of a wound (their texts are not printed: no effect of their own)",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -194,7 +212,10 @@ class Compiled:
 def board(mission: Mission) -> tuple[np.ndarray, np.ndarray]:
     """Cell kinds (rows y, columns x) and the Objective counters of a mission's map."""
     mp = np.array([[L.MAP_CHARS[c] for c in row] for row in mission.map], dtype=np.int64)
-    obj = np.array([[1 if c == "*" else 0 for c in row] for row in mission.map], dtype=np.int64)
+    obj = np.array(
+        [[1 if c == "*" else 3 if c == "E" else 0 for c in row] for row in mission.map],
+        dtype=np.int64,
+    )
     return mp, obj
 
 
@@ -343,9 +364,14 @@ def compile_arrays(
     sc[L.S_LOOK_MARGIN] = options["lookahead_margin"]
     sc[L.S_LOOK_ORDER] = int(options["lookahead_order"])
     sc[L.S_MOVE_LEVELS] = MOVING_LEVELS.index(options["moving_levels"])
+    sc[L.S_SKILLED_FIRING] = int(options["skilled_firing"])
+    sc[L.S_CLOSE_DOORS] = int(options["close_doors"])
     sc[L.S_SKILLED_HIT] = int(options["skilled_strike_needs_wound"])
     sc[L.S_PERFECT_PARRY] = int(options["perfect_parryable"])
-    sc[L.S_NOBJ] = int(obj.sum())
+    sc[L.S_NOBJ] = int((obj == 1).sum())
+    sc[L.S_CARDS] = int(options["action_cards"])
+    sc[L.S_TRAPS] = min(mission.traps, int((obj == 3).sum()))
+    sc[L.S_EVENT_WORTH] = options["event_worth"]
     sc[L.S_WINNER_CHOOSES] = int(options["winner_starts"])
     comp = Compiled(figs, sides, mission, mission_file)
     return (fi, mp, obj, sc, class_table()), comp

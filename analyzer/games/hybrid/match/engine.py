@@ -29,12 +29,12 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (60, 200)
 #: What the engine does not model (the match report's notes).
 NOT_MODELLED = (
-    "Action Cards (deck, hands, Hindrance, Activation Roll bids)",
-    "Event counters, Event and Army Cards (First Contact, First Blood), Traps",
-    "Aura and Mutation Cards (so Aura/X and Mutation/X have no effect of their own)",
-    "Skilled Firing ambushes and their counters, the missions' events, "
-    "Infiltration/X's end-of-Round move",
-    "closing doors; the rulebook's dead-angle cases (a grid line-of-sight rule instead)",
+    "the Action Cards' texts (not printed: played for their Action points only, 5 cards of "
+    "each value 0-4 assumed), Activation Roll bids, Mastery Levels raised by Action points",
+    "Event, Army, Aura and Mutation Cards' effects (an Event Card drawn has no effect; "
+    "Aura/X and Mutation/X none of their own)",
+    "the missions' own events (their texts are not printed), Trapdoors opening and closing",
+    "the rulebook's dead-angle cases (a grid line-of-sight rule instead)",
 )
 
 

@@ -36,6 +36,7 @@ MAP_CHARS = {
     "L": C_LOCKED,
     "T": C_TRAPDOOR,
     "*": C_FLOOR,  # an Objective counter on a floor square
+    "E": C_FLOOR,  # an Event counter (some of them Traps: the mission's ``traps``)
 }
 
 # ------------------------------------------------ FI: per figurine, int64 (static)
@@ -95,7 +96,12 @@ S_WINNER_CHOOSES = 15  # 1 the Activation Roll winner starts, 0 he lets the othe
 S_LOOK_MARGIN = 16  # strong: a plan's paired gain must exceed this / 10 standard errors
 S_LOOK_ORDER = 17  # strong: 1 searches its Activation Sequence each Round
 S_MOVE_LEVELS = 18  # sides (bit 0 A, bit 1 B) whose plans weigh Moving Mode levels 2-6
-SC_COLS = 19
+S_SKILLED_FIRING = 19  # 1: the policies weigh Skilled Firing ambushes
+S_CLOSE_DOORS = 20  # 1: greedy closes doors beside him that hide him from shooters
+S_CARDS = 21  # 1: Action Cards are played
+S_TRAPS = 22  # Trap counters mixed among the Event counters
+S_EVENT_WORTH = 23  # greedy's worth of an Event Card drawn, tenths of a wound
+SC_COLS = 24
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
@@ -121,8 +127,9 @@ S_SCORE = 16  # objectives carried out
 S_STRIKES = 17
 S_SHOTS = 18
 S_REMOVED_ROUND = 19
-S_INFIL_LOST = 20
-S_COLS = 21
+S_INFIL_LOST = 20  # Infiltration/X lost (seen by an enemy)
+S_AMBUSH = 21  # the Skilled Firing counter's number while in ambush (0: none)
+S_COLS = 22
 M_NONE, M_OC, M_DC, M_FIRE, M_MOVE = 0, 1, 2, 3, 4
 MODE_NAMES = ("no mode", "Offensive Combat", "Defensive Combat", "Firing", "Moving")
 LEVEL_NAMES = ("", "Basic", "Novice", "Skilled", "Expert", "Master", "Heroic")
@@ -150,7 +157,19 @@ G_SACRIFICES = 18
 G_COUNTERS = 19
 G_COMBINED = 20
 G_PERFECT = 21
-G_COLS = 22
+G_NAMBUSH = 22  # warriors in Skilled Firing now
+G_AMBUSH_NO = 23  # Skilled Firing counters handed out so far (the last number)
+G_AMBUSHES = 24  # ambush shots fired
+G_DECK = 25  # Action Cards left in the deck by Action points 0..4 (5 columns)
+G_BOTTOM = 30  # cards put back under the deck (a rejected hand), drawn after the rest
+G_HAND = 35  # the hands: side A's cards by points 0..4, then side B's (10 columns)
+G_PENDING = 45  # cards owed to side A, side B (a warrior destroyed by the enemy)
+G_CARDS = 47  # Action Cards played
+G_EV_LEFT = 48  # Event counters left face down, of which Traps
+G_TRAPS_LEFT = 49
+G_EV_LAST = 50  # the side (1 A, 2 B) that activated the last Event counter, 0 none
+G_EVENT_CARDS = 51  # Event Cards drawn by side A, side B (2 columns)
+G_COLS = 53
 
 END_ELIMINATION, END_OBJECTIVES, END_ROUNDS = 0, 1, 2
 END_REASONS = ("elimination", "objectives", "round limit")
@@ -186,7 +205,27 @@ E_SACRIFICE = 11  # fig, target, wounds
 E_OBJECTIVE = 12  # fig, x, y, total for the side
 E_DEFEND = 13  # fig takes Defensive Combat Mode
 E_END = 14  # reason, winner, score a, score b
-E_DOOR = 15  # fig, x, y
+E_DOOR = 15  # fig, x, y, 1 when closed (else opened)
 E_TRAP = 17  # fig, face, SL, result
 E_INTERCEPT = 18  # fig (victim), by, level (3 Skilled Move, 4 Expert Move)
 E_DASH = 19  # fig, x0, y0, x1, y1, facing: Heroic Move's end-of-Round movement
+E_AMBUSH = 20  # fig, counter number: Skilled Firing declared
+E_AMBUSH_END = 21  # fig, reason (AMBUSH_END_NAMES)
+E_INFILTRATE = 22  # fig, budget: Infiltration/X's end-of-Round move
+E_CARD = 23  # fig, Action points, role (CARD_ROLES), cards left in the hand
+CARD_ROLES = (
+    "played",
+    "played as a Hindrance",
+    "played against the Hindrance",
+    "drawn",
+    "dealt (hand of 4, points)",
+    "hand rejected, 3 drawn (points)",
+)
+E_EVENT = 24  # fig, x, y, 1 Trap / 0 Event Card, then for a Trap: face, SL, result
+AMBUSH_END_NAMES = (
+    "missed",
+    "moved",
+    "wounded",
+    "an enemy in base contact",
+    "activated",
+)

@@ -36,10 +36,15 @@ from analyzer.games.hybrid.match.layout import (
     C_TRAPDOOR,
     C_WALL,
     E_ACTIVATE,
+    E_AMBUSH,
+    E_AMBUSH_END,
+    E_CARD,
     E_DASH,
     E_DEFEND,
     E_DOOR,
     E_END,
+    E_EVENT,
+    E_INFILTRATE,
     E_INTERCEPT,
     E_KNOCK,
     E_MOVE,
@@ -69,6 +74,7 @@ from analyzer.games.hybrid.match.layout import (
     F_FELON,
     F_FMOD,
     F_FRENZY,
+    F_INFILTRATION,
     F_LEADER,
     F_LYNX,
     F_MOVE,
@@ -88,17 +94,28 @@ from analyzer.games.hybrid.match.layout import (
     F_X0,
     F_Y0,
     G_ACT,
+    G_AMBUSH_NO,
+    G_AMBUSHES,
+    G_BOTTOM,
+    G_CARDS,
     G_CHECK,
     G_COMBINED,
     G_COUNTERS,
+    G_DECK,
     G_DPOS,
     G_END,
+    G_EV_LAST,
+    G_EV_LEFT,
+    G_EVENT_CARDS,
     G_FIRST,
     G_FIRST1,
+    G_HAND,
     G_KNOCKS,
+    G_NAMBUSH,
     G_NEV,
     G_OBJ_A,
     G_PARRIES,
+    G_PENDING,
     G_PERFECT,
     G_ROLL,
     G_ROUND,
@@ -106,6 +123,7 @@ from analyzer.games.hybrid.match.layout import (
     G_SHOTS,
     G_STRIKES,
     G_TRACE,
+    G_TRAPS_LEFT,
     G_VIOL,
     G_WINNER,
     M_DC,
@@ -117,15 +135,20 @@ from analyzer.games.hybrid.match.layout import (
     POL_RANDOM,
     POL_STRONG,
     S_ALIVE,
+    S_AMBUSH,
     S_APS_ROUND,
     S_CA_ROUND,
     S_CA_USED,
+    S_CARDS,
+    S_CLOSE_DOORS,
     S_DEALT,
     S_DONE,
+    S_EVENT_WORTH,
     S_FACE,
     S_FIRST,
     S_FORCED,
     S_H,
+    S_INFIL_LOST,
     S_KILLS,
     S_LEVEL,
     S_LOOK_DEPTH,
@@ -143,10 +166,12 @@ from analyzer.games.hybrid.match.layout import (
     S_ROUNDS,
     S_SCORE,
     S_SHOTS,
+    S_SKILLED_FIRING,
     S_SKILLED_HIT,
     S_STOPPED,
     S_STRIKES,
     S_TAKEN,
+    S_TRAPS,
     S_W,
     S_WINNER_CHOOSES,
     S_WOUNDS,
@@ -234,6 +259,7 @@ NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a fr
 # plan[] columns: what an activation does
 P_KIND, P_LEVEL, P_DEST, P_TARGET, P_SCORE_X1000 = 0, 1, 2, 3, 4
 K_NOTHING, K_STRIKE, K_FIRE, K_DEFEND, K_MOVE, K_SACRIFICE, K_OBJECTIVE = 0, 1, 2, 3, 4, 5, 6
+K_AMBUSH = 7  # Skilled Firing: move, then go into ambush
 PLAN_COLS = 6
 MAXPLANS = 256
 MAXCAND = 32  # strong: candidate plans (one per kind and target)
@@ -252,6 +278,10 @@ ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
 OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE, OP_DASH = 6, 7, 8, 9, 10, 11
+OP_AMBUSH, OP_INFILTRATE, OP_CLOSE, OP_DEAL, OP_EVENT = 12, 13, 14, 15, 16
+#: Greedy's worth of keeping one Action point in the hand (a card is played when its
+#: points raise the expected worth of the roll by more than this per point).
+CARD_KEEP = 0.12
 
 
 # =========================================================== dice and trace
@@ -636,6 +666,8 @@ def wound(fi, s, g, occ, ev, j, n, by, cause):
         s[by, S_DEALT] += take
     if s[j, S_MODE] == M_DC and s[j, S_LEVEL] != 6:
         s[j, S_MODE] = M_NONE
+    if s[j, S_AMBUSH] > 0:
+        leave_ambush(fi, s, g, ev, j, np.int64(2))
     log(g, ev, E_WOUND, fi[j, F_SIDE], j, take, fi[j, F_NV] - s[j, S_WOUNDS], cause, by, 0, 0, 0, 0)
     if s[j, S_WOUNDS] >= fi[j, F_NV]:
         s[j, S_ALIVE] = 0
@@ -644,6 +676,8 @@ def wound(fi, s, g, occ, ev, j, n, by, cause):
         log(g, ev, E_REMOVED, fi[j, F_SIDE], j, 0, 0, 0, 0, 0, 0, 0, 0)
         if by >= 0 and (cause == 0 or cause == 2) and fi[by, F_SIDE] != fi[j, F_SIDE]:
             s[by, S_KILLS] += 1
+        if by >= 0 and fi[by, F_SIDE] != fi[j, F_SIDE]:
+            g[G_PENDING + fi[j, F_SIDE]] += 1  # "Cards drawn during the game"
 
 
 # =========================================================== strikes and parries
@@ -725,6 +759,228 @@ def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
 
 
 @njit(cache=True, _nrt=False)
+def hand_size(g, side):
+    n = 0
+    for v in range(5):
+        n += g[G_HAND + 5 * side + v]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def hand_points(g, side):
+    n = 0
+    for v in range(5):
+        n += v * g[G_HAND + 5 * side + v]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def draw_card(g, rng, side):
+    """One Action Card into ``side``'s hand (the deck as counts by points, drawn at
+    random: a shuffled deck; the cards put back under it come last); its points, or -1
+    once the deck is spent ("Cards drawn during the game")."""
+    base = G_DECK
+    n = 0
+    for v in range(5):
+        n += g[G_DECK + v]
+    if n == 0:
+        base = G_BOTTOM
+        for v in range(5):
+            n += g[G_BOTTOM + v]
+    if n == 0:
+        return -1
+    r = pick(rng, np.int64(n))
+    for v in range(5):
+        if r < g[base + v]:
+            g[base + v] -= 1
+            g[G_HAND + 5 * side + v] += 1
+            return v
+        r -= g[base + v]
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def deal_cards(g, rng, ev):
+    """ "Dealing": 25 Action Cards (their values are not printed: 5 of each of 0..4
+    points), four to each player; a player may put his hand under the deck and draw
+    three instead (the policies do when it holds fewer than 6 points, the mean of 3)."""
+    for v in range(5):
+        g[G_DECK + v] = 5
+        g[G_BOTTOM + v] = 0
+        g[G_HAND + v] = 0
+        g[G_HAND + 5 + v] = 0
+    for side in range(2):
+        for _ in range(4):
+            draw_card(g, rng, side)
+    for side in range(2):
+        log(g, ev, E_CARD, side, -1, hand_points(g, side), 4, 4, 0, 0, 0, 0, 0)
+        if hand_points(g, side) < 6:
+            for v in range(5):
+                g[G_BOTTOM + v] += g[G_HAND + 5 * side + v]
+                g[G_HAND + 5 * side + v] = 0
+            for _ in range(3):
+                draw_card(g, rng, side)
+            log(g, ev, E_CARD, side, -1, hand_points(g, side), 5, 3, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def draw_owed(g, rng, ev):
+    """The cards owed for warriors destroyed by the enemy (:func:`wound`), drawn."""
+    for side in range(2):
+        while g[G_PENDING + side] > 0:
+            g[G_PENDING + side] -= 1
+            v = draw_card(g, rng, side)
+            if v >= 0:
+                log(g, ev, E_CARD, side, -1, v, 3, hand_size(g, side), 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def roll_worth(fi, s, tab, sc, i, j, asl, andice, wounds, vs_fire):
+    """Greedy's worth for the attacker of one strike or shot at SL ``asl``: expected
+    wounds dealt less 0.8 x those taken back, each weighted by the victim's points."""
+    pmask = parry_levels(fi, s, j, vs_fire)
+    et, ea, _lv = exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire)
+    return et * (1.0 + fi[j, F_POINTS] / 20.0) - 0.8 * ea * (1.0 + fi[i, F_POINTS] / 20.0)
+
+
+@njit(cache=True, _nrt=False)
+def best_card(fi, s, tab, sc, g, side, i, j, asl, andice, wounds, vs_fire, sign):
+    """The card of ``side``'s hand (points 1..4) whose points, added (``sign`` 1, the
+    attacker) or taken (-1, a Hindrance) from the SL, gain ``side`` the most over
+    ``CARD_KEEP`` per point; -1 if none gains."""
+    base = roll_worth(fi, s, tab, sc, i, j, asl, andice, wounds, vs_fire)
+    best = 0.0
+    bv = -1
+    for v in range(1, 5):
+        if g[G_HAND + 5 * side + v] == 0:
+            continue
+        d = roll_worth(fi, s, tab, sc, i, j, asl + sign * v, andice, wounds, vs_fire) - base
+        gain = d * sign - CARD_KEEP * v
+        if gain > best + 1e-12:
+            best = gain
+            bv = v
+    return bv
+
+
+@njit(cache=True, _nrt=False)
+def use_card(g, ev, side, fig, v, role):
+    g[G_HAND + 5 * side + v] -= 1
+    g[G_CARDS] += 1
+    log(g, ev, E_CARD, side, fig, v, role, hand_size(g, side), 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def play_cards(fi, s, tab, sc, g, rng, ev, i, j, asl, andice, wounds, vs_fire, amb):
+    """ "Action Cards" for one Natural Roll of the active warrior ``i`` against ``j``
+    (played for their Action points; the rulebook prints none of their texts): the
+    attacker plays his best card by :func:`best_card` (or a 0 card, to keep the right
+    to answer a Hindrance), the opponent one card as a Hindrance, then the attacker,
+    if he played first, one more against it (not for an ambush shot, ``amb``).  Action
+    points raise (a Hindrance lowers) the SL; the Mastery Level chosen stays.  The
+    random policy plays none.  Returns the SL."""
+    draw_owed(g, rng, ev)
+    side = fi[i, F_SIDE]
+    other = 1 - side
+    act = g[G_ROLL] == 1 or policy_of(sc, fi, i) != POL_RANDOM
+    hind = g[G_ROLL] == 1 or policy_of(sc, fi, j) != POL_RANDOM
+    played = False
+    if act:
+        v = best_card(fi, s, tab, sc, g, side, i, j, asl, andice, wounds, vs_fire, ONE)
+        if v > 0:
+            use_card(g, ev, side, i, v, ZERO)
+            asl += v
+            played = True
+        elif not amb and g[G_HAND + 5 * side] > 0 and hand_size(g, side) > g[G_HAND + 5 * side]:
+            use_card(g, ev, side, i, ZERO, ZERO)
+            played = True
+    if hind:
+        h = best_card(fi, s, tab, sc, g, other, i, j, asl, andice, wounds, vs_fire, -ONE)
+        if h > 0:
+            use_card(g, ev, other, j, h, ONE)
+            asl -= h
+            if played and not amb:
+                r = best_card(fi, s, tab, sc, g, side, i, j, asl, andice, wounds, vs_fire, ONE)
+                if r > 0:
+                    use_card(g, ev, side, i, r, np.int64(2))
+                    asl += r
+    return asl
+
+
+@njit(cache=True, _nrt=False)
+def event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i):
+    """ "Event counters": a warrior ending his turn on one may activate it, unless his
+    side activated the last one (the sides alternate); flipped, it is a Trap ("Trap
+    counters": a Natural Roll at SL + 3 without Action Cards, an unavoidable wound on a
+    failure) or an Event Card is drawn (the rulebook prints their texts only in part:
+    no effect is modelled); the counter is removed.  Greedy activates it when
+    ``event_worth`` of a card beats the chance of a Trap's wound; random half the time."""
+    if s[i, S_ALIVE] == 0 or g[G_EV_LEFT] <= 0:
+        return
+    side = fi[i, F_SIDE]
+    if g[G_EV_LAST] == side + 1:
+        return
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    c = -1
+    for yy in range(s[i, S_Y], s[i, S_Y] + z):
+        for xx in range(s[i, S_X], s[i, S_X] + z):
+            if c < 0 and (cell[yy, xx] == 4 or cell[yy, xx] == 5):
+                c = yy * w + xx
+    if c < 0:
+        return
+    sl = base_sl(fi, s, i) + 3
+    pp, ps, _pf, _pc = probs(tab, ONE, sl, ONE)
+    p_trap = g[G_TRAPS_LEFT] / g[G_EV_LEFT]
+    worth = sc[S_EVENT_WORTH] / 10.0 * (1.0 - p_trap)
+    worth -= p_trap * (1.0 - pp - ps) * (1.0 + fi[i, F_POINTS] / 20.0)
+    if g[G_ROLL] == 0 and policy_of(sc, fi, i) == POL_RANDOM:
+        if pick(rng, np.int64(2)) == 1:
+            return
+    elif worth <= 0.0:
+        return
+    y = c // w
+    x = c % w
+    trap = cell[y, x] == 5
+    cell[y, x] = 0
+    g[G_EV_LEFT] -= 1
+    g[G_EV_LAST] = side + 1
+    if trap:
+        g[G_TRAPS_LEFT] -= 1
+        face = d10(g, dc, rng)
+        res = classify(face, sl, ONE)
+        log(g, ev, E_EVENT, side, i, x, y, 1, face, sl, res, 0, 0)
+        if res <= 0:
+            wound(fi, s, g, occ, ev, i, ONE, np.int64(-1), np.int64(6))
+    else:
+        g[G_EVENT_CARDS + side] += 1
+        log(g, ev, E_EVENT, side, i, x, y, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def place_traps(sc, g, cell, rng):
+    """ "Trap counters": the mission's Traps mixed at random among the Event counters
+    (``cell`` 4 an Event counter, 5 a Trap)."""
+    n = 0
+    for yy in range(cell.shape[0]):
+        for xx in range(cell.shape[1]):
+            if cell[yy, xx] == 4:
+                n += 1
+    g[G_EV_LEFT] = n
+    g[G_TRAPS_LEFT] = 0
+    for _ in range(sc[S_TRAPS]):
+        if g[G_TRAPS_LEFT] >= n:
+            break
+        r = pick(rng, np.int64(n - g[G_TRAPS_LEFT]))
+        for yy in range(cell.shape[0]):
+            for xx in range(cell.shape[1]):
+                if cell[yy, xx] == 4:
+                    if r == 0:
+                        cell[yy, xx] = 5
+                    r -= 1
+        g[G_TRAPS_LEFT] += 1
+
+
+@njit(cache=True, _nrt=False)
 def policy_of(sc, fi, i):
     return sc[S_POL_A + fi[i, F_SIDE]]
 
@@ -738,6 +994,13 @@ def attack_roll(
     attack Natural Roll; on a success the defender in Defensive Combat rolls his parry;
     Novice Parry wounds the attacker on his Critical Failure or a Perfect Success parry;
     Skilled Parry answers with a Basic Strike.  Returns the attack roll's outcome code."""
+    if sc[S_CARDS] == 1:
+        # no cards for a second strike, a counter-blow, a Combined Attack or the
+        # Armour-Piercing Shot's second target; one only for an ambush shot
+        free = (flags & 14) == 0 if kind == EV_STRIKE else (flags & 2) == 0
+        if free:
+            amb = kind == EV_SHOT and (flags & 4) != 0
+            asl = play_cards(fi, s, tab, sc, g, rng, ev, i, j, asl, andice, wounds, vs_fire, amb)
     pol_d = policy_of(sc, fi, j) if g[G_ROLL] == 0 else POL_GREEDY
     plv = 0
     if (flags & 1) == 0 or vs_fire:  # no parry against a strike from the rear
@@ -822,6 +1085,8 @@ def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
                 if (k == C_ROCKFALL and fi[j, F_TITAN] == 0) or k == C_TRAPDOOR:
                     extra += 1
     g[G_KNOCKS] += 1
+    if flown > 0 and s[j, S_AMBUSH] > 0:
+        leave_ambush(fi, s, g, ev, j, ONE)
     log(g, ev, E_KNOCK, fi[j, F_SIDE], j, i, flown, n - flown, x, y, 0, 0, 0)
     wound(fi, s, g, occ, ev, j, n - flown + extra, i, np.int64(2))
 
@@ -1003,6 +1268,137 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
                     fi, sc, tab, s, g, occ, dc, rng, ev, i, best, fsl2, ONE, ONE, YES, EV_SHOT,
                     level, np.int64(2),
                 )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def leave_ambush(fi, s, g, ev, i, why):
+    """Skilled Firing ends for ``i`` and his counter is removed ("3 / Skilled Firing":
+    he moves, chooses another Mastery Level, takes a wound, an enemy ends his movement in
+    base contact with him, or his ambush shot fails to kill); ``why`` names the cause."""
+    if s[i, S_AMBUSH] == 0:
+        return
+    s[i, S_AMBUSH] = 0
+    g[G_NAMBUSH] -= 1
+    if s[i, S_MODE] == M_FIRE:
+        s[i, S_MODE] = M_NONE
+    log(g, ev, E_AMBUSH_END, fi[i, F_SIDE], i, why, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def ambush_ok(fi, mp, cell, occ, s, sc, i):
+    """Whether ``i`` may choose Skilled Firing where he stands ("3 / Skilled Firing": no
+    opponent on his line of sight, i.e. in his field of vision with no warrior in the
+    way, as for Expert Move; none in base contact; Firing level 3 or more now)."""
+    if fi[i, F_F] == 0 or level_now(fi, s, i, COL_F) < 3 or in_enemy_contact(fi, s, i):
+        return False
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+            continue
+        v = sight(fi, mp, cell, occ, s, sc, i, j, ONE, ONE)
+        if 0 <= v < 100:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, i):
+    """Declare Skilled Firing after the movement (FAQ: the level is announced after
+    it): the next numbered counter; nothing if the conditions fail there."""
+    if not ambush_ok(fi, mp, cell, occ, s, sc, i):
+        return
+    g[G_AMBUSH_NO] += 1
+    g[G_NAMBUSH] += 1
+    s[i, S_AMBUSH] = g[G_AMBUSH_NO]
+    s[i, S_MODE] = M_FIRE
+    s[i, S_LEVEL] = 3
+    log(g, ev, E_AMBUSH, fi[i, F_SIDE], i, g[G_AMBUSH_NO], 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def enemy_ambushers(fi, s, j):
+    """Whether an enemy of ``j`` is in Skilled Firing."""
+    for k in range(fi.shape[0]):
+        if s[k, S_AMBUSH] > 0 and s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != fi[j, F_SIDE]:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def ambushers_seeing(fi, mp, cell, occ, s, sc, j):
+    """Bit mask of ``j``'s enemies in Skilled Firing who could fire at him now (Basic
+    Firing's conditions, :func:`fire_ok` level 1: field of vision, a direct line of
+    sight, a free square between)."""
+    m = 0
+    for k in range(fi.shape[0]):
+        if s[k, S_AMBUSH] > 0 and s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != fi[j, F_SIDE]:
+            if fire_ok(fi, mp, cell, occ, s, sc, k, j, ONE) >= 0:
+                m |= 1 << k
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def ambush(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, j, before):
+    """ "3 / Skilled Firing": ``j`` comes into the field of vision of enemies in ambush
+    (they see him now, not on his previous square: mask ``before``).  The one with the
+    lowest counter number fires first (one D10 at his Firing SL); a kill keeps him in
+    ambush and the others hold their fire; otherwise he leaves Skilled Firing and the
+    next fires at the same target.  Returns the mask of those who see ``j`` now."""
+    now = ambushers_seeing(fi, mp, cell, occ, s, sc, j)
+    new = now & ~before
+    while new != 0 and s[j, S_ALIVE] == 1:
+        k = -1
+        for c in range(fi.shape[0]):
+            if (new >> c) & 1 == 1 and (k < 0 or s[c, S_AMBUSH] < s[k, S_AMBUSH]):
+                k = c
+        new &= ~(1 << k)
+        rock = fire_ok(fi, mp, cell, occ, s, sc, k, j, ONE)
+        if rock < 0 or s[k, S_AMBUSH] == 0:
+            continue
+        fsl = fire_sl(fi, s, k, j, rock)
+        s[k, S_SHOTS] += 1
+        g[G_SHOTS] += 1
+        g[G_AMBUSHES] += 1
+        attack_roll(
+            fi, sc, tab, s, g, occ, dc, rng, ev, k, j, fsl, ONE, ONE, YES, EV_SHOT,
+            np.int64(3), np.int64(4),
+        )  # fmt: skip
+        if s[j, S_ALIVE] == 1:
+            leave_ambush(fi, s, g, ev, k, ZERO)
+    return now
+
+
+@njit(cache=True, _nrt=False)
+def ambush_worth(fi, s, tab, sc, wk, i):
+    """Greedy's worth of an ambush by ``i``: 0.4 x his best Basic Firing value at an
+    enemy who could walk into view (within sight range plus the enemy's Movement)."""
+    best = 0.0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+            continue
+        if chebyshev(fi, s, i, j) > SIGHT + fi[i, F_LYNX] + movement_now(fi, s, j):
+            continue
+        v = fire_table(fi, s, tab, sc, wk, i, j, ONE, ZERO)
+        if v > best:
+            best = v
+    return 0.4 * best
+
+
+@njit(cache=True, _nrt=False)
+def keep_ambush(fi, s, i):
+    """The policies keep a counter into the next Round (the warrior then leaves the
+    Activation Sequence, "3 / Skilled Firing") while an enemy stands within sight range
+    plus his Movement and the side has another warrior able to act."""
+    near = False
+    other = False
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or j == i:
+            continue
+        if fi[j, F_SIDE] == fi[i, F_SIDE]:
+            if s[j, S_AMBUSH] == 0:
+                other = True
+        elif chebyshev(fi, s, i, j) <= SIGHT + fi[i, F_LYNX] + movement_now(fi, s, j):
+            near = True
+    return near and other
 
 
 @njit(cache=True, _nrt=False)
@@ -1413,6 +1809,8 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
     z = fi[i, F_SIZE]
     lx = x0
     ly = y0
+    amb = g[G_NAMBUSH] > 0 and enemy_ambushers(fi, s, i)
+    seen = ambushers_seeing(fi, mp, cell, occ, s, sc, i) if amb else 0
     for k in range(n - 1, -1, -1):
         st = path[k]
         f = (st // NFLAG) % 4
@@ -1426,7 +1824,7 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
         for yy in range(y, y + z):
             for xx in range(x, x + z):
                 if mp[yy, xx] == C_DOOR and cell[yy, xx] == 0:
-                    cell[yy, xx] = 1
+                    cell[yy, xx] = 3 if fi[i, F_TITAN] == 1 else 1  # 3: smashed
                     log(g, ev, E_DOOR, fi[i, F_SIDE], i, xx, yy, 0, 0, 0, 0, 0, 0)
                 if mp[yy, xx] == C_TRAPDOOR:
                     trap = True
@@ -1440,8 +1838,22 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
                 break  # he falls in and climbs back out where he came from
         lx = x
         ly = y
+        if amb:  # "3 / Skilled Firing": does he come into an ambusher's view here?
+            s[i, S_X] = x
+            s[i, S_Y] = y
+            seen = ambush(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, seen)
+            s[i, S_X] = x0
+            s[i, S_Y] = y0
+            if s[i, S_ALIVE] == 0:
+                put(fi, s, occ, i, x, y)  # clears the squares he left
+                break
     if s[i, S_ALIVE] == 1 and end_ok(fi, mp, s, occ, i, lx, ly):
         put(fi, s, occ, i, lx, ly)
+        if amb and (lx != x0 or ly != y0):
+            for k in range(fi.shape[0]):  # an enemy ends his movement in contact
+                if s[k, S_AMBUSH] > 0 and fi[k, F_SIDE] != fi[i, F_SIDE]:
+                    if touching(fi, s, i, k):
+                        leave_ambush(fi, s, g, ev, k, np.int64(3))
     log(g, ev, E_MOVE, fi[i, F_SIDE], i, x0, y0, s[i, S_X], s[i, S_Y], s[i, S_FACE], 0, 0, 0)
 
 
@@ -1535,6 +1947,64 @@ def field_at(fi, sc, wk, i, x, y):
             if v < best:
                 best = v
     return best
+
+
+# =========================================================== doors
+@njit(cache=True, _nrt=False)
+def closable(fi, mp, cell, occ, s, sc, i, x, y):
+    """Whether ``i`` may close the door on square (x, y) ("Opening and closing doors": a
+    door opened, not smashed by a Titan, nothing on it, beside or in front of him)."""
+    if not inside(sc, x, y) or mp[y, x] != C_DOOR or cell[y, x] != 1 or occ[y, x] != 0:
+        return False
+    return touching_at(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], x, y, ONE)
+
+
+@njit(cache=True, _nrt=False)
+def set_door(mp, cell, sc, x, y, v):
+    """Open (1) or close (0) the door on (x, y) with the door square beside it (a
+    double door is closed whole)."""
+    cell[y, x] = v
+    for d in range(4):
+        nx = x + DX[d]
+        ny = y + DY[d]
+        if inside(sc, nx, ny) and mp[ny, nx] == C_DOOR and cell[ny, nx] == 1 - v:
+            cell[ny, nx] = v
+
+
+@njit(cache=True, _nrt=False)
+def shooters_seeing(fi, mp, cell, occ, s, sc, i):
+    """The enemy shooters with a line of sight to ``i`` (any direction: Novice Firing)."""
+    n = 0
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE] and fi[j, F_F] > 0:
+            v = sight(fi, mp, cell, occ, s, sc, j, i, ZERO, ONE)
+            if 0 <= v < 100:
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def close_doors(fi, mp, cell, occ, s, sc, g, ev, i, left):
+    """ "Opening and closing doors" (1 Movement each): greedy closes an open door beside
+    him when it hides him from an enemy shooter, while Movement is left; the count."""
+    if left < 1 or fi[i, F_PUNY] == 1 or s[i, S_ALIVE] == 0:
+        return 0
+    z = fi[i, F_SIZE]
+    n = 0
+    for y in range(s[i, S_Y] - 1, s[i, S_Y] + z + 1):
+        for x in range(s[i, S_X] - 1, s[i, S_X] + z + 1):
+            if n >= left or not closable(fi, mp, cell, occ, s, sc, i, x, y):
+                continue
+            seen = shooters_seeing(fi, mp, cell, occ, s, sc, i)
+            if seen == 0:
+                return n
+            set_door(mp, cell, sc, x, y, ZERO)
+            if shooters_seeing(fi, mp, cell, occ, s, sc, i) < seen:
+                n += 1
+                log(g, ev, E_DOOR, fi[i, F_SIDE], i, x, y, 1, 0, 0, 0, 0, 0)
+            else:
+                set_door(mp, cell, sc, x, y, ONE)
+    return n
 
 
 # =========================================================== objectives
@@ -1734,6 +2204,9 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                 wk[W_NOVICE, 2 * (y * w + x) + 1] = st
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
     clear_fire_table(fi, wk)
+    amb_w = 0.0
+    if sc[S_SKILLED_FIRING] == 1 and fi[i, F_F] > 0 and level_now(fi, s, i, COL_F) >= 3:
+        amb_w = ambush_worth(fi, s, tab, sc, wk, i)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     field(fi, mp, cell, sc, s, wk, i, goal)
     here = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
@@ -1859,6 +2332,16 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     s[i, S_FACE] = f0
                     if lv > 0:
                         npl = add_plan(plans, npl, K_FIRE, lv, st, j, v + prog - 0.1 * dg)
+                if amb_w > 0.0:  # Skilled Firing: an ambush where no enemy is in sight
+                    s[i, S_X] = x
+                    s[i, S_Y] = y
+                    s[i, S_FACE] = fbest
+                    ok = ambush_ok(fi, mp, cell, occ, s, sc, i)
+                    s[i, S_X] = x0
+                    s[i, S_Y] = y0
+                    s[i, S_FACE] = f0
+                    if ok:
+                        npl = add_plan(plans, npl, K_AMBUSH, 3, st, -1, amb_w + prog - 0.1 * dg)
                 if fi[i, F_DC] > 0:
                     npl = add_plan(plans, npl, K_DEFEND, 0, st, -1, prog + 0.05 * dg)
             else:
@@ -1936,7 +2419,7 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     mode = M_MOVE if moving else M_NONE
     if kind == K_STRIKE:
         mode = M_OC
-    elif kind == K_FIRE:
+    elif kind == K_FIRE or kind == K_AMBUSH:
         mode = M_FIRE
     elif kind == K_DEFEND:
         mode = M_DC
@@ -1947,6 +2430,9 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     x = a % w
     y = a // w
     f = (dest // NFLAG) % 4
+    x0 = s[i, S_X]
+    y0 = s[i, S_Y]
+    f0 = s[i, S_FACE]
     if kind == K_STRIKE and x == s[i, S_X] and y == s[i, S_Y]:
         s[i, S_FACE] = f  # turns to face a foe already in contact ("Offensive Combat")
     elif x != s[i, S_X] or y != s[i, S_Y] or f != s[i, S_FACE]:
@@ -1958,6 +2444,12 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
             follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, 1 if moving else 0)
     if s[i, S_ALIVE] == 0:
         return
+    if sc[S_CLOSE_DOORS] == 1 and (kind == K_DEFEND or kind == K_AMBUSH or kind == K_MOVE):
+        if s[i, S_STOPPED] == 0 and (kind != K_MOVE or lv <= 1):
+            left = move_budget(fi, s, i, lv if kind == K_MOVE else 0)
+            if x != x0 or y != y0 or f != f0:
+                left -= cost_to(wk, w, x, y, f)[0]
+            close_doors(fi, mp, cell, occ, s, sc, g, ev, i, left)
     if kind == K_STRIKE:
         if j >= 0 and s[j, S_ALIVE] == 1 and side_of(fi, s, i, j) == s[i, S_FACE]:
             comb = can_combine(fi, s, g, i)
@@ -1972,11 +2464,15 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
             if tj < 0 or fire_ok(fi, mp, cell, occ, s, sc, i, tj, lv) < 0:
                 break
             shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, tj, lv, 1 if sh == 1 else 0)
+    elif kind == K_AMBUSH:
+        go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, i)
     elif kind == K_DEFEND:
         log(g, ev, E_DEFEND, side, i, 0, 0, 0, 0, 0, 0, 0, 0)
     elif kind == K_SACRIFICE:
         sacrifice(fi, s, g, occ, ev, i, j)
     carry_out(fi, sc, cell, s, g, ev, i)
+    if g[G_EV_LEFT] > 0:
+        event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i)
 
 
 @njit(cache=True, _nrt=False)
@@ -2100,6 +2596,7 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
     activation), the policy chooses, the plan is carried out."""
     s[i, S_DONE] = 1
     g[G_ACT] += 1
+    leave_ambush(fi, s, g, ev, i, np.int64(4))
     s[i, S_MODE] = M_NONE
     s[i, S_LEVEL] = 0
     if pol == POL_RANDOM:
@@ -2108,6 +2605,7 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
         npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
         k = best_plan(fi, sc, plans, npl, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i)
+    reveal(fi, mp, cell, occ, s, sc)
     check_end(fi, sc, s, g)
 
 
@@ -2138,6 +2636,13 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
     g[G_ROUND] += 1
     for i in range(fi.shape[0]):
         s[i, S_DONE] = 0
+    if g[G_NAMBUSH] > 0:  # "3 / Skilled Firing": a counter kept leaves the sequence
+        for i in range(fi.shape[0]):
+            if s[i, S_AMBUSH] > 0:
+                if keep_ambush(fi, s, i):
+                    s[i, S_DONE] = 1
+                else:
+                    leave_ambush(fi, s, g, ev, i, np.int64(4))
     win, ra, rb = activation_roll(g, dc, rng)
     first = win if sc[S_WINNER_CHOOSES] == 1 else 1 - win
     if g[G_ROUND] == 1:
@@ -2188,6 +2693,7 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
         side = 1 - side
     if g[G_END] < 0:
         heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first)
+        infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first)
     # end of Round: Skilled and Expert Move stops last for the rest of the Round
     for i in range(fi.shape[0]):
         s[i, S_STOPPED] = 0
@@ -2212,14 +2718,12 @@ def heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, fir
 
 
 @njit(cache=True, _nrt=False)
-def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
-    """Heroic Move's further movement of current-NV squares (still in Moving Mode: doors
-    free), to the reachable square nearest greedy's goal (:func:`field`), facing the
-    nearest enemy where it can; none if no square is nearer."""
+def goal_state(fi, mp, cell, sc, s, occ, wk, i, budget):
+    """After :func:`reach`: the state of the square within ``budget`` nearest greedy's
+    goal (:func:`field`), facing the nearest enemy where it can; -1 if none is nearer
+    than where ``i`` stands (equal: the cheaper)."""
     w = sc[S_W]
     z = fi[i, F_SIZE]
-    budget = fi[i, F_NV] - s[i, S_WOUNDS]
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     field(fi, mp, cell, sc, s, wk, i, goal)
     best = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
@@ -2235,9 +2739,118 @@ def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
                 best = d
                 bc = c
                 bst = st
+    return bst
+
+
+@njit(cache=True, _nrt=False)
+def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
+    """Heroic Move's further movement of current-NV squares (still in Moving Mode: doors
+    free), to the reachable square nearest greedy's goal (:func:`goal_state`); none if
+    no square is nearer."""
+    budget = fi[i, F_NV] - s[i, S_WOUNDS]
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO)
+    bst = goal_state(fi, mp, cell, sc, s, occ, wk, i, budget)
     if bst >= 0:
         log(g, ev, E_DASH, fi[i, F_SIDE], i, 0, 0, 0, 0, 0, 0, 0, 0)
         follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, bst, ONE)
+
+
+@njit(cache=True, _nrt=False)
+def reveal(fi, mp, cell, occ, s, sc):
+    """ "Infiltration/X" is lost for the rest of the game as soon as the warrior comes
+    within an enemy's line of sight (field of vision, no warrior in the way) or base
+    contact (the FAQ: contact gives the enemy a line of sight)."""
+    for i in range(fi.shape[0]):
+        if fi[i, F_INFILTRATION] == 0 or s[i, S_INFIL_LOST] == 1 or s[i, S_ALIVE] == 0:
+            continue
+        if in_enemy_contact(fi, s, i):
+            s[i, S_INFIL_LOST] = 1
+            continue
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE]:
+                v = sight(fi, mp, cell, occ, s, sc, j, i, ONE, ONE)
+                if 0 <= v < 100:
+                    s[i, S_INFIL_LOST] = 1
+                    break
+
+
+@njit(cache=True, _nrt=False)
+def infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first):
+    """ "Infiltration/X" at the end of every Round, in the Round's Activation Sequence
+    order (the side that activated first leading), after the Heroic Moves: each warrior
+    with the Aptitude still unseen, not stopped and not in ambush (:func:`infiltrate`)."""
+    for k in range(seq.shape[1]):
+        for t in range(2):
+            side = first if t == 0 else 1 - first
+            i = seq[side, k]
+            if i < 0 or g[G_END] >= 0 or s[i, S_ALIVE] == 0 or fi[i, F_INFILTRATION] == 0:
+                continue
+            if s[i, S_INFIL_LOST] == 1 or s[i, S_STOPPED] > 0 or s[i, S_AMBUSH] > 0:
+                continue
+            infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i)
+            reveal(fi, mp, cell, occ, s, sc)
+            check_end(fi, sc, s, g)
+
+
+@njit(cache=True, _nrt=False)
+def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
+    """One "Infiltration/X" move of X squares, in the state of the warrior's activation:
+    in Offensive Combat into front contact with the enemy greedy strikes best (then the
+    strike: the Aptitude is lost, the FAQ), in Moving Mode doors open freely; otherwise
+    toward greedy's goal (:func:`goal_state`)."""
+    xb = fi[i, F_INFILTRATION]
+    mm = ONE if s[i, S_MODE] == M_MOVE else ZERO
+    w = sc[S_W]
+    h = sc[S_H]
+    z = fi[i, F_SIZE]
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, xb, mm, ZERO)
+    log(g, ev, E_INFILTRATE, fi[i, F_SIDE], i, xb, 0, 0, 0, 0, 0, 0, 0)
+    if s[i, S_MODE] == M_OC and fi[i, F_OC] > 0:
+        x0 = s[i, S_X]
+        y0 = s[i, S_Y]
+        f0 = s[i, S_FACE]
+        bv = 0.0
+        bst = -1
+        bj = -1
+        blv = 0
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+                continue
+            zj = fi[j, F_SIZE]
+            for f in range(4):
+                for k in range(-(z - 1), zj):
+                    ax, ay = front_anchor(fi, s, z, j, f, k)
+                    if ax < 0 or ay < 0 or ax + z > w or ay + z > h or (ax == x0 and ay == y0):
+                        continue
+                    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], zj) != f:
+                        continue
+                    c, st = cost_to(wk, w, ax, ay, f)
+                    if c > xb or not end_ok(fi, mp, s, occ, i, ax, ay):
+                        continue
+                    s[i, S_X] = ax
+                    s[i, S_Y] = ay
+                    s[i, S_FACE] = f
+                    rear = from_rear(fi, s, j, i)
+                    lv, v = best_strike_level(fi, s, tab, sc, g, i, j, rear)
+                    s[i, S_X] = x0
+                    s[i, S_Y] = y0
+                    s[i, S_FACE] = f0
+                    if lv > 0 and v > bv:
+                        bv = v
+                        bst = st
+                        bj = j
+                        blv = lv
+        if bst >= 0:
+            follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, bst, mm)
+            if s[i, S_ALIVE] == 1 and s[bj, S_ALIVE] == 1:
+                if side_of(fi, s, i, bj) == s[i, S_FACE]:
+                    comb = can_combine(fi, s, g, i)
+                    strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, bj, blv, comb)
+            s[i, S_INFIL_LOST] = 1
+            return
+    bst = goal_state(fi, mp, cell, sc, s, occ, wk, i, xb)
+    if bst >= 0:
+        follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, bst, mm)
 
 
 @njit(cache=True, _nrt=False)
@@ -2313,6 +2926,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     :func:`paired_gain` (``lookahead_margin``)."""
     s[i, S_DONE] = 1
     g[G_ACT] += 1
+    leave_ambush(fi, s, g, ev, i, np.int64(4))
     s[i, S_MODE] = M_NONE
     s[i, S_LEVEL] = 0
     npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
@@ -2357,6 +2971,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
         best = cand[best_paired(values, nc, sc[S_LOOK_MARGIN])]
         plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, best, i)
+    reveal(fi, mp, cell, occ, s, sc)
     check_end(fi, sc, s, g)
 
 
@@ -2488,7 +3103,7 @@ def setup_match(fi, mp, obj, sc, s, g, cell, occ, k):
     occ[:, :] = 0
     for yy in range(mp.shape[0]):
         for xx in range(mp.shape[1]):
-            cell[yy, xx] = 2 if obj[yy, xx] == 1 else 0
+            cell[yy, xx] = 2 if obj[yy, xx] == 1 else (4 if obj[yy, xx] == 3 else 0)
     trace = g[G_TRACE]
     chk = g[G_CHECK]
     g[:] = 0
@@ -2596,6 +3211,19 @@ def run_block(
             knock_back(fi, mp, cell, sc, s, g, occ, ev, a, b)
         elif code == OP_SACRIFICE:
             sacrifice(fi, s, g, occ, ev, a, b)
+        elif code == OP_AMBUSH:
+            go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, a)
+            return s[a, S_AMBUSH]
+        elif code == OP_DEAL:
+            deal_cards(g, rng, ev)
+        elif code == OP_EVENT:
+            event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, a)
+        elif code == OP_CLOSE:
+            return close_doors(fi, mp, cell, occ, s, sc, g, ev, a, b)
+        elif code == OP_INFILTRATE:
+            infiltration_moves(
+                fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, g[G_FIRST]
+            )
         return 0
     for kk in range(count):
         k = first + kk
@@ -2603,6 +3231,9 @@ def run_block(
         g[G_TRACE] = 1 if trace else 0
         g[G_CHECK] = 1 if chk else 0
         setup_match(fi, mp, obj, sc, s, g, cell, occ, k)
+        place_traps(sc, g, cell, rng)
+        if sc[S_CARDS] == 1:
+            deal_cards(g, rng, ev)
         if g[G_CHECK]:
             check(fi, mp, sc, s, g, occ)
         while g[G_END] < 0:

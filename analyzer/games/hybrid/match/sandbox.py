@@ -35,7 +35,8 @@ class Sandbox:
         self.arrays = tuple(a.copy() for a in setup.arrays)
         fi, mp = self.arrays[0], self.arrays[1]
         self.s, self.g, self.cell, self.occ, self.seq, self.dc, self.rng = work_state(fi, mp)
-        self.cell[:, :] = np.where(self.arrays[2] == 1, 2, 0)
+        obj = self.arrays[2]
+        self.cell[:, :] = np.where(obj == 1, 2, np.where(obj == 3, 4, 0))
         self.s[:, L.S_CA_ROUND] = -1
         self.s[:, L.S_APS_ROUND] = -1
         self.g[L.G_END] = -1
@@ -183,6 +184,54 @@ class Sandbox:
         from analyzer.games.hybrid.match import match_nb as M
 
         self._op(M.OP_SACRIFICE, i, j)
+
+    def ambush(self, i: int) -> int:
+        """Declare Skilled Firing for ``i`` where he stands: his counter number, 0 if
+        the conditions fail ("3 / Skilled Firing")."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_AMBUSH, i)
+
+    def in_ambush(self, i: int) -> int:
+        return int(self.s[i, L.S_AMBUSH])
+
+    def close_doors(self, i: int, left: int) -> int:
+        """Greedy's door closing for ``i`` with ``left`` Movement left: doors closed."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_CLOSE, i, left)
+
+    def door_open(self, x: int, y: int) -> bool:
+        return int(self.cell[y, x]) in (1, 3)
+
+    def deal(self) -> None:
+        """ "Dealing" the Action Cards (the match generator draws them)."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_DEAL)
+
+    def hand(self, side: int) -> list[int]:
+        """``side``'s Action Cards by points 0..4 (counts)."""
+        return [int(self.g[L.G_HAND + 5 * side + v]) for v in range(5)]
+
+    def give(self, side: int, *points: int) -> None:
+        """Set ``side``'s hand to these cards."""
+        for v in range(5):
+            self.g[L.G_HAND + 5 * side + v] = 0
+        for v in points:
+            self.g[L.G_HAND + 5 * side + v] += 1
+
+    def event_counter(self, i: int) -> None:
+        """``i`` ends his turn where he stands: an Event counter there may be activated."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_EVENT, i)
+
+    def infiltration_moves(self) -> None:
+        """The end of the Round's Infiltration/X moves (in ``seq`` order)."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_INFILTRATE)
 
     def activate(self, i: int, policy: str = "greedy") -> None:
         from analyzer.games.hybrid.match import match_nb as M

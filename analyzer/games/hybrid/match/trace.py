@@ -10,7 +10,7 @@ from analyzer.games.hybrid.match import layout as L
 
 SIDES = ("A", "B")
 RESULTS = {2: "Perfect Success", 1: "success", 0: "failure", -1: "Critical Failure"}
-CAUSES = ("strike", "shot", "knock-back", "Sacrifice", "Trapdoor", "Novice Parry")
+CAUSES = ("strike", "shot", "knock-back", "Sacrifice", "Trapdoor", "Novice Parry", "Trap")
 
 
 def figure_names(setup: Any) -> list[str]:
@@ -50,7 +50,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 f"    {names[a]} moves from ({b}, {c}) to ({d}, {e}), facing {L.FACING_NAMES[f]}"
             )
         elif kind == L.E_DOOR:
-            lines.append(f"    {names[a]} opens the door at ({b}, {c})")
+            what = "closes" if d == 1 else "opens"
+            lines.append(f"    {names[a]} {what} the door at ({b}, {c})")
         elif kind == L.E_TRAP:
             lines.append(f"    {names[a]} jumps the Trapdoor: D10 {b} vs SL {c}: {RESULTS[d]}")
         elif kind == L.E_INTERCEPT:
@@ -60,6 +61,27 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             )
         elif kind == L.E_DASH:
             lines.append(f"    Heroic Move: {names[a]} moves on at the end of the Round")
+        elif kind == L.E_AMBUSH:
+            lines.append(f"    {names[a]} goes into ambush (Skilled Firing counter #{b})")
+        elif kind == L.E_AMBUSH_END:
+            lines.append(f"    {names[a]} leaves Skilled Firing ({L.AMBUSH_END_NAMES[b]})")
+        elif kind == L.E_INFILTRATE:
+            lines.append(f"    Infiltration/{b}: {names[a]} moves at the end of the Round")
+        elif kind == L.E_CARD:
+            who = names[a] if a >= 0 else SIDES[side]
+            lines.append(
+                f"    {who}: Action Card ({b} point(s)) {L.CARD_ROLES[c]}; {d} in the hand"
+            )
+        elif kind == L.E_EVENT:
+            if d == 1:
+                lines.append(
+                    f"    {names[a]} activates the Event counter at ({b}, {c}): a Trap! "
+                    f"D10 {e} vs SL {f}: {RESULTS[h]}"
+                )
+            else:
+                lines.append(
+                    f"    {names[a]} activates the Event counter at ({b}, {c}): an Event Card"
+                )
         elif kind == L.E_STRIKE:
             what = f"{L.LEVEL_NAMES[c]} Strike" if c > 0 else "Combined Attack"
             tags = []
@@ -83,6 +105,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 tags.append("second shot")
             if i & 2:
                 tags.append("Armour-Piercing Shot")
+            if i & 4:
+                tags.append("ambush")
             tag = f" [{', '.join(tags)}]" if tags else ""
             lines.append(
                 f"    {names[a]} {L.LEVEL_NAMES[c]} Firing at {names[b]}: D10 {d} vs SL {e}: "
