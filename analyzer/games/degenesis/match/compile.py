@@ -316,6 +316,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "arcana": flag(),
     "overcommit": flag(),
     "hidden_on_tile": flag(),
+    "retreat": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
     "first": "rules",
@@ -330,6 +331,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "arcana": True,
     "overcommit": True,
     "hidden_on_tile": False,
+    "retreat": True,
 }
 OPTION_HELP: dict[str, str] = {
     "first": "round 1: rules (an OPERATIVE's TURN first), alternate, operatives, hostile "
@@ -573,6 +575,7 @@ def compile_arrays(
     ms[L.M_ARCANA] = int(opts["arcana"])
     ms[L.M_OVERCOMMIT] = int(opts["arcana"] and opts["overcommit"])
     ms[L.M_HIDDEN_ON_TILE] = int(opts["hidden_on_tile"])
+    ms[L.M_RETREAT] = int(opts["retreat"])
     arrays = (un, prof, opt, pw, fld, tables.dist, tables.los, tables.mv, ms)
     names = []
     seen: dict[str, int] = {}

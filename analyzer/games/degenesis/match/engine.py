@@ -35,8 +35,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (62, 108)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
-    "ARCANA 0 The Adventurer, III The Martyr, IV The Ruler (dealt, drawn and held, never "
-    "played); X The Heretic only at the start of a TURN, on WEAPONS; XI The Conqueror "
+    "ARCANA IV The Ruler (dealt, drawn and held, never played); 0 The Adventurer played by "
+    "the OPERATIVES only (for a MOVE that needs it); X The Heretic only at the start of a "
+    "TURN, on WEAPONS; XI The Conqueror "
     "doubles ATTACK ACTIONS only (not FREE ATTACKS); the 9 ARCANA whose effects the "
     "rulebook does not print (not in the deck); VI The Healer's FLIP a FLESHWOUND / "
     "revert a STAGE (only its NEGATE a WOUND)",
@@ -45,7 +46,7 @@ NOT_MODELLED = (
     "PICK UP / TRADE / DROP of ITEMS and carrying DEAD comrades",
     "BOTCH TRAITS that FLIP an ITEM back (a BOTCHED ITEM stays FLIPPED)",
     "OBSCURING, DISPLACE, IMMUNE, NEGATE, STEALTH, REVIVE; SWARM CARDS; INTEL",
-    "RETREAT through the OSP (the AIs never retreat)",
+    "a greedy or rollout RETREAT (legal, a failure: only the random OPERATIVES take it)",
 )
 
 

@@ -90,7 +90,8 @@ M_HAS_EXIT = 19
 M_ARCANA = 20  # the APOCALYPTIC TAROT is played (hands dealt, ARCANA drawn and played)
 M_OVERCOMMIT = 21  # the AIs may OVERCOMMIT (the other side DRAWS 1 ARCANA)
 M_HIDDEN_ON_TILE = 22  # HIDDEN also lengthens DISTANCE 0 (a TARGET on the attacker's TILE)
-MS_COLS = 23
+M_RETREAT = 23  # an OPERATIVE may RETREAT by the OSP (the mission fails)
+MS_COLS = 24
 MISSION_KINDS = ("extraction", "hold", "hunt")
 KIND_EXTRACT, KIND_HOLD, KIND_HUNT = 0, 1, 2
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
@@ -151,16 +152,18 @@ G_OVERCOMMITS = 29
 G_OVER = 30  # 1 + the side DRAWING for the OVERCOMMIT of the ROLL being resolved, else 0
 G_MEDIATOR = 31  # 2 entries: VIII The Mediator played by the side this ROUND
 G_CONQUEROR = 33  # 2 entries: XI The Conqueror played by the side this ROUND
-G_POOL = 35  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
+G_ADVENTURER = 35  # 2 entries: 0 The Adventurer played by the side this ROUND
+G_POOL = 37  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
 G_COLS = G_POOL + POOL_W
 
-END_EXTRACTED, END_HELD, END_HUNTED, END_DEPLETED, END_ROUNDS = 0, 1, 2, 3, 4
+END_EXTRACTED, END_HELD, END_HUNTED, END_DEPLETED, END_ROUNDS, END_RETREAT = 0, 1, 2, 3, 4, 5
 END_REASONS = (
     "success: extracted",
     "success: objective held",
     "success: target killed",
     "failure: roster depleted",
     "failure: round limit",
+    "failure: retreat",
 )
 RECORD_EXTRAS = (
     "objectives_done",
@@ -219,13 +222,16 @@ ARCANA_NAMES = (
     "XII The Abomination",
 )
 N_ARCANA = 13  # the deck: the 13 printed ARCANA (the other 9 of the 22 print no effect)
+A_ADVENTURER, A_MARTYR = 0, 3
 A_CREATOR, A_MENTOR, A_SEEKER, A_HEALER, A_TRADITIONALIST = 1, 2, 5, 6, 7
 A_MEDIATOR, A_HERMIT, A_HERETIC, A_CONQUEROR, A_ABOMINATION = 8, 9, 10, 11, 12
 #: the ARCANA the AIs play; the others are dealt, drawn and held, never played
 ARCANA_PLAYED = (
+    A_ADVENTURER,
     A_CREATOR,
     A_MENTOR,
     A_SEEKER,
+    A_MARTYR,
     A_HEALER,
     A_TRADITIONALIST,
     A_MEDIATOR,

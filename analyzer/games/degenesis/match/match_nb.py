@@ -23,11 +23,13 @@ from numba.core import types as nt
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.degenesis.match.layout import (
     A_ABOMINATION,
+    A_ADVENTURER,
     A_CONQUEROR,
     A_CREATOR,
     A_HEALER,
     A_HERETIC,
     A_HERMIT,
+    A_MARTYR,
     A_MEDIATOR,
     A_MENTOR,
     A_SEEKER,
@@ -62,6 +64,7 @@ from analyzer.games.degenesis.match.layout import (
     END_EXTRACTED,
     END_HELD,
     END_HUNTED,
+    END_RETREAT,
     END_ROUNDS,
     F_DEF,
     F_HIDDEN,
@@ -70,6 +73,7 @@ from analyzer.games.degenesis.match.layout import (
     F_PUNCH,
     F_SCOUT,
     G_ACT,
+    G_ADVENTURER,
     G_AMBUSHES,
     G_ARCANA,
     G_ATTACKS,
@@ -124,6 +128,7 @@ from analyzer.games.degenesis.match.layout import (
     M_OVERCOMMIT,
     M_POL_A,
     M_PUNCH_FIRST,
+    M_RETREAT,
     M_ROUNDS,
     M_TARGET,
     MAX_DEF,
@@ -659,6 +664,51 @@ def best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
     return best
 
 
+@njit((I2, I2, I2, I2, I2, I2, I1, I2, i8, i8, i8), **KERNEL)
+def in_reach(un, prof, opt, fld, dist, los, ms, st, u, row, v):
+    """``v`` is a valid single TARGET of option ``row`` of ``u``: REVEALED if HOSTILE
+    ("Threats"), WITHIN RANGE (the DISTANCE changed by HIDDEN: ``target_distance``,
+    "Range") and in LINE OF SIGHT."""
+    if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
+        return False
+    if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0:
+        return False
+    a = st[u, S_TILE]
+    b = st[v, S_TILE]
+    if st[v, S_HERMIT] == 1 and a != b:  # IX The Hermit
+        return False
+    d = target_distance(ms, dist[a, b], hidden(un, prof, fld, st, v))
+    return d <= opt[row, O_RANGE] and los[a, b] == 1
+
+
+@njit((I2, I2, I2, I2, I2, I2, I1, I2, I1, I2, U1, i8, i8, i8, i8), **KERNEL)
+def martyr(un, prof, opt, fld, dist, los, ms, st, g, ev, rng, u, row, v, total):
+    """ "III – The Martyr: After an ATTACK is ROLLED against you or an ALLY, change the
+    TARGET; the TARGET must be valid and cannot be an ENEMY": played by ``v``'s side when
+    the ROLL ``total`` of ``u``'s option ``row`` would WOUND ``v`` and that WOUND is worth
+    an ARCANA (``precious``), onto the ALLY it would miss (else the first it would WOUND
+    without killing it), a valid TARGET of the ATTACK (``in_reach``).  Returns the TARGET."""
+    side = un[v, U_SIDE]
+    if ms[M_ARCANA] == 0 or not holds(g, side, A_MARTYR) or not precious(un, st, v):
+        return v
+    best = -1
+    for w in range(un.shape[0]):
+        if w == v or un[w, U_SIDE] != side:
+            continue
+        if not in_reach(un, prof, opt, fld, dist, los, ms, st, u, row, w):
+            continue
+        if total < defense(un, prof, fld, st, w, False):
+            best = w
+            break
+        if best < 0 and not precious(un, st, w):
+            best = w
+    if best < 0 or not wants(ms, g, rng, side):
+        return v
+    if play_arcana(ms, g, ev, rng, side, A_MARTYR, best):
+        return best
+    return v
+
+
 @njit((*CTX, i8, i8, i8, i8), **KERNEL)
 def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
     """ "Attack (Operative)" / "Attack (Hostile)": ROLL option ``k`` of ``u`` against the
@@ -687,6 +737,8 @@ def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k,
             st[u, S_FLIPPED] |= 1 << opt[row, O_ITEM]
             log(g, ev, E_BOTCH, side, u, k, 0, 0, 0, 0, 0, 0, 0)
     stun = opt[row, O_STUN] == 1
+    if v >= 0 and not stun and total >= defense(un, prof, fld, st, v, False):
+        v = martyr(un, prof, opt, fld, dist, los, ms, st, g, ev, rng, u, row, v, total)
     n = un.shape[0]
     for w in range(n):
         if v >= 0 and w != v:
@@ -778,23 +830,6 @@ def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, 
         attack_once(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
 
 
-@njit((I2, I2, I2, I2, I2, I2, I1, I2, i8, i8, i8), **KERNEL)
-def in_reach(un, prof, opt, fld, dist, los, ms, st, u, row, v):
-    """``v`` is a valid single TARGET of option ``row`` of ``u``: REVEALED if HOSTILE
-    ("Threats"), WITHIN RANGE (the DISTANCE changed by HIDDEN: ``target_distance``,
-    "Range") and in LINE OF SIGHT."""
-    if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
-        return False
-    if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0:
-        return False
-    a = st[u, S_TILE]
-    b = st[v, S_TILE]
-    if st[v, S_HERMIT] == 1 and a != b:  # IX The Hermit
-        return False
-    d = target_distance(ms, dist[a, b], hidden(un, prof, fld, st, v))
-    return d <= opt[row, O_RANGE] and los[a, b] == 1
-
-
 # =========================================================== ambushes and moves
 @njit((*CTX, i8, i8), **KERNEL)
 def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, op):
@@ -877,9 +912,12 @@ def move_rating(un, prof, st, u):
 def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest):
     """A MOVE ACTION ("Move", "Movement", "Elevation", "Hard Terrain") along the cheapest
     path: leaving a TILE with ENEMIES grants them SUCKER PUNCHES; an OPERATIVE entering a
-    THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``)."""
+    THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``).
+    "0 – The Adventurer: You and your ALLIES ignore MOVE PENALTIES this ROUND": the
+    cheapest path without them while the unit's side has it in force."""
     start = st[u, S_TILE]
-    base = path_base(mv, ms, start, dest, move_rating(un, prof, st, u), 1)
+    pen = 0 if g[G_ADVENTURER + un[u, U_SIDE]] == 1 else 1
+    base = path_base(mv, ms, start, dest, move_rating(un, prof, st, u), pen)
     if base < 0:
         return
     steps = path_len(mv, base, start, dest)
@@ -905,7 +943,9 @@ def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest)
 @njit((*CTX, i8), **KERNEL)
 def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Exit Points": a MOVE ACTION on an EXIT POINT leaves the FIELD (SUCKER PUNCHES as
-    normal); an extracted OPERATIVE counts for the extraction."""
+    normal); an extracted OPERATIVE counts for the extraction.  "Retreat": leaving by the
+    EXIT POINT at the OSP (an extraction's own EXIT POINT elsewhere) is a RETREAT: "the
+    MISSION ends in failure" at once."""
     here = st[u, S_TILE]
     if count_on(un, st, 1 - un[u, U_SIDE], here) > 0:
         sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
@@ -913,6 +953,11 @@ def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
             return
     st[u, S_ON] = ON_LEFT
     st[u, S_EDGES] = 0
+    if fld[here, T_OSP] == 1:
+        log(g, ev, E_EXIT, un[u, U_SIDE], u, here, 1, 0, 0, 0, 0, 0, 0)
+        g[G_END] = END_RETREAT
+        g[G_WINNER] = 2
+        return
     g[G_DONE] += 1
     st[u, S_SCORE] += 1
     log(g, ev, E_EXIT, un[u, U_SIDE], u, here, 0, 0, 0, 0, 0, 0, 0)
@@ -987,25 +1032,51 @@ V_COLS = V_OTHER + MAX_RANGE + 1
 #: the row ``KEEP`` of the candidate list being built: (unused), the best value offered so
 #: far, 1.0 when only the best and its ties are kept (``offer_from``).
 KEEP = MAXC + MAX_UNITS
-CAND_ROWS = KEEP + 1
+#: The row of the survey (``sv = cand[MAXC:]``) after ``KEEP``: a THREAT token's expected
+#: harm by reach (``survey``).
+HIDDEN_HARM = MAX_UNITS + 1
+CAND_ROWS = KEEP + 2
+
+
+@njit((I2, I2, I2, F2, I2, i8, i8), **KERNEL)
+def unseen(un, prof, opt, pw, st, h, my_def):
+    """``h`` could be under a THREAT token as far as the OPERATIVES know: a HOSTILE unit
+    not seen on the FIELD (a THREAT token, or in the reserve: it may SPAWN) and not DEAD.
+    Returns its chance to WOUND DEFENSE ``my_def`` with its first option (-1: not)."""
+    if un[h, U_SIDE] != 1 or st[h, S_ON] == ON_DEAD or st[h, S_ON] == ON_LEFT:
+        return -1.0
+    if st[h, S_ON] == ON_FIELD and st[h, S_REVEALED] == 1:
+        return -1.0
+    return chance(pw, prow(un, st, h) * MAX_OPT, my_def)
 
 
 @njit((*CTX, F2, i8), **KERNEL)
 def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u):
     """Once per decision of ``u``: each ENEMY on the FIELD, its TILE, whether it may be
     TARGETED (REVEALED), its DEFENSE, HIDDEN and value per WOUND, how far it threatens
-    (MOVE + RANGE) and its chance to WOUND ``u`` (a THREAT by the mean of the force's
-    LEGIONS: the OPERATIVES do not see through THREAT tokens).  One row per ENEMY, in
-    unit order; returns their number."""
+    (MOVE + RANGE) and its chance to WOUND ``u``.  One row per ENEMY, in unit order;
+    returns their number.  The OPERATIVES do not see through THREAT tokens ("Threats":
+    the tokens look alike): a THREAT's harm is the expectation over the units it could be
+    (``unseen``, uniform), in the row ``HIDDEN_HARM`` of ``sv``: at index ``r`` the mean
+    over them of (chance to WOUND ``u``) x (MOVE + RANGE >= r); its own row's ``V_REACH``
+    and ``V_HARM`` are not read (``harm``)."""
     my_def = prof[prow(un, st, u), F_DEF]
-    mean = 0.0
-    cnt = 0
-    for h in range(un.shape[0]):
-        if un[h, U_SIDE] != un[u, U_SIDE] and un[h, U_KIND] == K_LEGION:
-            mean += chance(pw, (h * ROWS) * MAX_OPT, my_def)
+    hh = sv[HIDDEN_HARM]
+    for r in range(V_COLS):
+        hh[r] = 0.0
+    if un[u, U_SIDE] == 0:
+        cnt = 0
+        for h in range(un.shape[0]):
+            p = unseen(un, prof, opt, pw, st, h, my_def)
+            if p < 0.0:
+                continue
             cnt += 1
-    if cnt > 0:
-        mean /= cnt
+            pr = prow(un, st, h)
+            r = min(prof[pr, F_MOVE] + opt[pr * MAX_OPT, O_RANGE], V_COLS - 1)
+            for d in range(r + 1):
+                hh[d] += p
+        for r in range(V_COLS):
+            hh[r] /= max(cnt, 1)
     ne = 0
     for v in range(un.shape[0]):
         if st[v, S_ON] != ON_FIELD or un[v, U_SIDE] == un[u, U_SIDE]:
@@ -1013,13 +1084,13 @@ def survey(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, sv, u)
         pr = prow(un, st, v)
         sv[ne, V_ID] = v
         sv[ne, V_TILE] = st[v, S_TILE]
-        sv[ne, V_TARGET] = 0.0 if un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0 else 1.0
+        revealed = not (un[v, U_SIDE] == 1 and st[v, S_REVEALED] == 0)
+        sv[ne, V_TARGET] = 1.0 if revealed else 0.0
         sv[ne, V_DEF] = defense(un, prof, fld, st, v, False)
         sv[ne, V_HID] = hidden(un, prof, fld, st, v)
         sv[ne, V_WV] = wound_value(un, st, v)
-        sv[ne, V_REACH] = prof[pr, F_MOVE] + opt[pr * MAX_OPT, O_RANGE]
-        revealed = sv[ne, V_TARGET] == 1.0
-        sv[ne, V_HARM] = chance(pw, pr * MAX_OPT, my_def) if revealed else mean
+        sv[ne, V_REACH] = prof[pr, F_MOVE] + opt[pr * MAX_OPT, O_RANGE] if revealed else -1.0
+        sv[ne, V_HARM] = chance(pw, pr * MAX_OPT, my_def) if revealed else 0.0
         ne += 1
     return ne
 
@@ -1076,13 +1147,40 @@ def prospect(dist, los, ms, sv, n, col, reach, tile):
 @njit((I2, I2, F2, i8, i8, i8), **KERNEL)
 def harm(dist, fld, sv, n, tile, my_hidden):
     """Expected WOUNDS on a unit standing on ``tile`` from the surveyed ENEMIES that could
-    reach and ATTACK it with one MOVE and one ATTACK (HIDDEN shortens their reach)."""
+    reach and ATTACK it with one MOVE and one ATTACK (HIDDEN shortens their reach); a
+    THREAT token by the expectation over what it could be (``survey``)."""
     total = 0.0
     hid = my_hidden + fld[tile, T_HARD]
     for v in range(n):
-        if dist[int(sv[v, V_TILE]), tile] <= sv[v, V_REACH] - hid:
+        d = dist[int(sv[v, V_TILE]), tile]
+        if sv[v, V_TARGET] != 1.0:
+            r = max(d + hid, 0)
+            if r < V_COLS:
+                total += sv[HIDDEN_HARM, r]
+        elif d <= sv[v, V_REACH] - hid:
             total += sv[v, V_HARM]
     return total
+
+
+@njit((I2, I2, I2, F2, I2, I2, i8, i8), **KERNEL)
+def token_area_value(un, prof, opt, pw, fld, st, row, w):
+    """The OPERATIVES' expected value of AREA ATTACK option ``row`` on the THREAT token
+    ``w``: the mean over the units it could be (``unseen``) of the chance against their
+    DEFENSE + HIDDEN + HARD TERRAIN + 2 ("Area Attack", "Threats"; STUN -2 as the token's)
+    times their value per WOUND."""
+    tot = 0.0
+    cnt = 0
+    tile = st[w, S_TILE]
+    for h in range(un.shape[0]):
+        if unseen(un, prof, opt, pw, st, h, 0) < 0.0:
+            continue
+        pr = prow(un, st, h)
+        d = prof[pr, F_DEF] + prof[pr, F_HIDDEN] + fld[tile, T_HARD] + THREAT_AREA
+        if st[w, S_STUN] == 1:
+            d -= STUN_DEFENSE
+        tot += chance(pw, row, max(d, 0)) * wound_value(un, st, h)
+        cnt += 1
+    return tot / max(cnt, 1)
 
 
 @njit((*CTX, i8), **KERNEL)
@@ -1208,6 +1306,10 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                         continue
                     if un[w, U_SIDE] == 0 and ms[M_AREA_ALLIES] == 0:
                         continue
+                    if un[w, U_SIDE] == 1 and st[w, S_REVEALED] == 0:
+                        val += token_area_value(un, prof, opt, pw, fld, st, row, w)
+                        hits += 1
+                        continue
                     p = chance(pw, row, defense(un, prof, fld, st, w, True))
                     wv = wound_value(un, st, w)
                     if un[w, U_SIDE] == 1:
@@ -1250,9 +1352,28 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                 continue
             val = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, t, goal)
         n = add(cand, n, C_MOVE, u, t, 0, val - base - leave)
+    # 0 The Adventurer: the TILES only a MOVE without MOVE PENALTIES reaches (in force this
+    # ROUND, or held: the MOVE plays it first, ``play``)
+    free = g[G_ADVENTURER] == 1
+    if free or (ms[M_ARCANA] == 1 and holds(g, 0, A_ADVENTURER)):
+        nt_ = ms[M_NTILES]
+        m = move_rating(un, prof, st, u)
+        for t in range(nt_):
+            if t == here or mv[(m - 1) * nt_ + here, t] < 0:
+                continue
+            if mv[(MAX_MOVE + m - 1) * nt_ + here, t] >= 0:
+                continue  # reached with the penalties too (above)
+            val = 0.0
+            if not fast:
+                val = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, t, goal)
+            n = add(cand, n, C_MOVE, u, t, 0 if free else 1, val - base - leave)
     # EXIT ("Exit Points"): the mission's EXIT POINT (the OSP's would be a RETREAT)
     if ms[M_KIND] == KIND_EXTRACT and fld[here, T_EXIT] == 1 and fld[here, T_OSP] == 0:
         n = add(cand, n, C_EXIT, u, here, 0, 50.0 - leave)
+    # RETREAT ("Retreat"): by the OSP, the mission fails; a single mission has no later
+    # MISSION to save the OPERATIVES for, so the greedy value is a failure's (never taken)
+    if ms[M_RETREAT] == 1 and fld[here, T_OSP] == 1:
+        n = add(cand, n, C_EXIT, u, here, 0, -100.0)
     # SCOUT ("Scout"): FOCUS, UNOPPOSED, a TILE in LINE OF SIGHT with THREATS
     if side == 0 and not opposed and prof[pr, F_SCOUT] >= 0:
         srow = prof[pr, F_SCOUT]
@@ -1436,6 +1557,8 @@ def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
     b = int(cand[c, 2])
     x = int(cand[c, 3])
     if kind == C_MOVE:
+        if x == 1:  # a MOVE only 0 The Adventurer makes possible: play it (it may not come)
+            round_arcana(ms, g, ev, rng, 0, G_ADVENTURER, A_ADVENTURER, a)
         move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
     elif kind == C_ATTACK:
         attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, x,
@@ -1586,6 +1709,8 @@ def start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
     g[G_MEDIATOR + 1] = 0
     g[G_CONQUEROR] = 0
     g[G_CONQUEROR + 1] = 0
+    g[G_ADVENTURER] = 0
+    g[G_ADVENTURER + 1] = 0
     for u in range(un.shape[0]):
         st[u, S_STUN] = 0
         st[u, S_PUNCH] = 0
@@ -1650,16 +1775,20 @@ def check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
 def progress(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, side):
     """A rollout's score for ``side``: the mission's outcome first, then objectives done,
     OPERATIVES lost, HOSTILE units killed and, while the mission goes on, WOUNDS on the
-    hunt's target and on the OPERATIVES and how far these are from their goal."""
+    hunt's target and on the OPERATIVES and how far these are from their goal (more as
+    the ROUND limit nears)."""
     v = 10.0 * g[G_DONE] - 6.0 * g[G_LOST] + 1.0 * g[G_KILLED]
     if g[G_END] >= 0:
         v += 100.0 if g[G_WINNER] == 1 else -100.0
     else:
         goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, 0)
+        # a BORDER from the goal weighs more as the ROUND limit nears (0.5 x limit / ROUNDS
+        # left: 0.5 in ROUND 1, 2.5 in the last of 5)
+        far = 0.5 * ms[M_ROUNDS] / max(ms[M_ROUNDS] - g[G_ROUND] + 1, 1)
         for u in range(un.shape[0]):
             if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD:
                 t = st[u, S_TILE]
-                v -= 1.5 * st[u, S_WOUNDS] + 0.5 * (dist[t, goal] if goal >= 0 else fld[t, T_GOAL])
+                v -= 1.5 * st[u, S_WOUNDS] + far * (dist[t, goal] if goal >= 0 else fld[t, T_GOAL])
         if ms[M_TARGET] >= 0:
             v += 3.0 * st[ms[M_TARGET], S_WOUNDS]
     return v if side == 0 else -v
@@ -1667,14 +1796,19 @@ def progress(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, side
 
 @njit((*CTX, F2, i8, i8), **ALLOCATING)
 def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, side):
-    """The rollout policy: the 3 best greedy candidates (and, for the HOSTILE, keeping the
-    EDGE) each played on copies of the state, then ``rollout_depth`` TURNS and their
-    REACTION PHASES greedily for both sides, ``rollouts`` times with forked generators
-    shared by the candidates (common random numbers); the best mean score wins."""
+    """The rollout policy: the 3 best greedy candidates (equal values taken in a random
+    order drawn with the match generator; and, for the HOSTILE, keeping the EDGE) each
+    played on copies of the state, then ``rollout_depth`` TURNS and their REACTION PHASES
+    greedily for both sides, ``rollouts`` times with forked generators shared by the
+    candidates (common random numbers); the best mean score wins."""
     if n == 0:
         return -1
+    order = np.arange(n)  # equal values in a random order (like ``choose``'s ties)
+    for i in range(n - 1, 0, -1):
+        j = pick(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
     top = np.full(3, -1, dtype=np.int64)
-    for c in range(n):
+    for c in order:
         for j in range(3):
             if top[j] < 0 or cand[c, 4] > cand[top[j], 4] + 1e-12:
                 for q in range(2, j, -1):

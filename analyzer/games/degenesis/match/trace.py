@@ -83,7 +83,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
         elif kind == L.E_REACT:
             lines.append(f"  REACTION PHASE: {a} EDGE(S) stored, {b} spent")
         elif kind == L.E_EXIT:
-            lines.append(f"  {names[a]} leaves the FIELD by the EXIT POINT {tile_name(comp, b)}")
+            how = "RETREATS by the OSP" if c == 1 else "leaves the FIELD by the EXIT POINT"
+            lines.append(f"  {names[a]} {how} {tile_name(comp, b)}")
         elif kind == L.E_HOLD:
             lines.append(f"  OBJECTIVE {tile_name(comp, a)} held ({b} objective-ROUND(S))")
         elif kind == L.E_STUNNED:
