@@ -84,14 +84,13 @@ from analyzer.games.rapture.match.layout import (
     PH_OVER,
     PH_PREP,
     SI_POOL,
-    UI_ACT,
     UI_CARRY,
     UI_MK,
     UI_STATUS,
     US_SIDE,
 )
 from analyzer.games.rapture.match.policies_nb import SCORE_BEST, pick
-from analyzer.games.rapture.match.state_nb import ev
+from analyzer.games.rapture.match.state_nb import can_activate, ev
 
 MAX_ACTIONS_PER_ACTIVATION = 24
 
@@ -237,14 +236,7 @@ def drive(X, C, max_activations, stop_at_lookahead):
 @njit(**INNER)
 def _side_can_activate(X, side):
     """ "Activation Phase": a unit not yet activated this round and without Escape Marker."""
-    US = xUS(X)
-    UI = xUI(X)
-    for u in range(US.shape[0]):
-        if (
-            US[u, US_SIDE] == side
-            and UI[u, UI_STATUS] == 0
-            and UI[u, UI_ACT] == 0
-            and UI[u, UI_MK + MK_ESCAPE] == 0
-        ):
+    for u in range(xUS(X).shape[0]):  # noqa: SIM110 (no generators in numba kernels)
+        if can_activate(X, u, side):
             return True
     return False

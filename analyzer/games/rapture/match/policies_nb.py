@@ -201,6 +201,7 @@ from analyzer.games.rapture.match.layout import (
 )
 from analyzer.games.rapture.match.state_nb import (
     block_for,
+    can_activate,
     in_water,
     lead_model,
     move_budget,
@@ -1729,27 +1730,16 @@ def choose_unit(X, side, policy):
     """The unit to activate: uniform (random) or the most urgent (greedy, lookahead)."""
     rng = xRNG(X)
     US = xUS(X)
-    UI = xUI(X)
     count = np.int64(0)
     for u in range(US.shape[0]):
-        if (
-            US[u, US_SIDE] == side
-            and UI[u, UI_STATUS] == 0
-            and UI[u, UI_ACT] == 0
-            and UI[u, UI_MK + MK_ESCAPE] == 0
-        ):
+        if can_activate(X, u, side):
             count += 1
     if count == 0:
         return -1
     if policy == P_RANDOM:
         k = roll_die(rng, count) - 1
         for u in range(US.shape[0]):
-            if (
-                US[u, US_SIDE] == side
-                and UI[u, UI_STATUS] == 0
-                and UI[u, UI_ACT] == 0
-                and UI[u, UI_MK + MK_ESCAPE] == 0
-            ):
+            if can_activate(X, u, side):
                 if k == 0:
                     return u
                 k -= 1
@@ -1757,12 +1747,7 @@ def choose_unit(X, side, policy):
     bv = np.float64(-1e30)
     if count == 1:  # the only unit left to activate (no urgency to compare)
         for u in range(US.shape[0]):
-            if (
-                US[u, US_SIDE] == side
-                and UI[u, UI_STATUS] == 0
-                and UI[u, UI_ACT] == 0
-                and UI[u, UI_MK + MK_ESCAPE] == 0
-            ):
+            if can_activate(X, u, side):
                 return u
     SI = xSI(X)
     SF = xSF(X)
@@ -1779,12 +1764,7 @@ def choose_unit(X, side, policy):
         if SI[t, SI_WEAPON] == 1:
             reach[t] += SF[t, SF_RANGE]
     for u in range(US.shape[0]):
-        if (
-            US[u, US_SIDE] == side
-            and UI[u, UI_STATUS] == 0
-            and UI[u, UI_ACT] == 0
-            and UI[u, UI_MK + MK_ESCAPE] == 0
-        ):
+        if can_activate(X, u, side):
             v = unit_urgency(X, u, kv, foes, reach, cap)
             if v > bv:
                 bv = v

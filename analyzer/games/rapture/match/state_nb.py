@@ -169,6 +169,7 @@ from analyzer.games.rapture.match.layout import (
     TX1,
     TY0,
     TY1,
+    UI_ACT,
     UI_CARRY,
     UI_CREDIT,
     UI_DEALT,
@@ -347,6 +348,19 @@ def operational(X, u):
     """ "Combat Value": on the battlefield and without an Escape Marker."""
     UI = xUI(X)
     return UI[u, UI_STATUS] == 0 and UI[u, UI_MK + MK_ESCAPE] == 0
+
+
+@njit(**INLINE)
+def can_activate(X, u, side):
+    """ "Activation Phase": a unit of ``side`` on the battlefield, not yet activated this
+    round and without an Escape Marker."""
+    UI = xUI(X)
+    return (
+        xUS(X)[u, US_SIDE] == side
+        and UI[u, UI_STATUS] == 0
+        and UI[u, UI_ACT] == 0
+        and UI[u, UI_MK + MK_ESCAPE] == 0
+    )
 
 
 @njit(**INNER)
