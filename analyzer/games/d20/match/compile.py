@@ -7,7 +7,6 @@ as ``path:line: field: message``.  Bundled scenarios are named by their file ste
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -246,34 +245,6 @@ def _elements(scen: Scenario) -> tuple[list[list[float]], list[str], int]:
     return rows, names, term
 
 
-def _bands(rows: list[list[float]], w: float, h: float) -> np.ndarray:
-    """The band tables of element masks that follow the scalars in SC (layout, ``SC_COLS``):
-    per axis, the elements starting at or before each whole cm and those ending at or
-    after it."""
-    out = []
-    for lo, hi, size in ((L.T_X0, L.T_X1, w), (L.T_Y0, L.T_Y1, h)):
-        nb = math.ceil(size) + 1
-        low = np.zeros(nb)
-        high = np.zeros(nb)
-        every = 0
-        for c in range(nb):
-            a = 0
-            b = 0
-            for k, row in enumerate(rows):
-                bit = 1 << min(k, L.MASK_BITS)
-                every |= bit
-                if row[lo] <= c:
-                    a |= bit
-                if row[hi] >= c:
-                    b |= bit
-            low[c] = a
-            high[c] = b
-        low[nb - 1] = every
-        high[0] = every
-        out += [low, high]
-    return np.concatenate(out)
-
-
 def compile_arrays(
     cards: dict[str, Card],
     lists: tuple[ArmyList, ArmyList],
@@ -329,9 +300,7 @@ def compile_arrays(
     ter = np.zeros((max(len(rows), 1), L.T_COLS))
     for k, row in enumerate(rows):
         ter[k] = row
-    sc = np.concatenate([np.zeros(L.SC_COLS), _bands(rows, scen.table.width, scen.table.height)])
-    sc[L.S_NBX] = math.ceil(scen.table.width) + 1
-    sc[L.S_NBY] = math.ceil(scen.table.height) + 1
+    sc = np.zeros(L.SC_COLS)
     sc[L.S_W] = scen.table.width
     sc[L.S_H] = scen.table.height
     sc[L.S_DEPLOY] = 1 if scen.deployment.kind == "corner" else 0

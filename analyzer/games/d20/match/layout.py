@@ -66,15 +66,7 @@ S_COVER_DIST = 9  # cover counts when the crossing is within this of the target 
 S_TAKE_COVER = 10  # take cover: extra distance and radius (5 cm)
 S_TERM = 11  # row of the terminal in TER (-1 none)
 S_NTER = 12
-S_NBX = 13  # band tables: entries per x band table (the table's width + 1, cm)
-S_NBY = 14  # entries per y band table
-SC_COLS = 15
-#: From ``SC_COLS`` on, SC holds four band tables of element masks (bit ``min(k,
-#: MASK_BITS)`` for element ``k``, exact in a float64): x0 <= c, x1 >= c (``S_NBX``
-#: entries each), then y0 <= c, y1 >= c (``S_NBY`` each); the last entry of a "<= c"
-#: table and the first of a ">= c" table hold every element.  Their AND over a box's
-#: rounded-out bounds is a superset of the elements whose box meets it (``near_mask``).
-MASK_BITS = 52
+SC_COLS = 13
 
 # ------------------------------------------------ OP: int64 options
 O_FIRST = 0  # 0 rules, 1 alternate, 2 a, 3 b
