@@ -2,9 +2,11 @@
 
 The digests (sha256 of the match and unit records, seed 11, two threads, first side
 alternating) were retaken after the Skilled Firing ambushes and the closing of doors
-(records changed on purpose); ``FORMER`` holds those of ``30588ef``, which the same
-matches with both options off must still give.  A rule or AI change that alters records on purpose
-takes new digests: say so in the commit.
+(records changed on purpose), then after the Aura and Mutation Cards (records changed on
+purpose); ``BEFORE_CARDS`` holds the digests of ``9855a55``, which the same matches with
+``aura`` and ``mutation`` off must still give, and ``FORMER`` those of ``30588ef``, which
+they give with ``skilled_firing`` and ``close_doors`` off too.  A rule or AI change that
+alters records on purpose takes new digests: say so in the commit.
 """
 
 from __future__ import annotations
@@ -38,12 +40,21 @@ CASES: dict[str, tuple[tuple[str, str], tuple[str, str], str, int, tuple[tuple[s
     ),
 }
 DIGESTS = {
+    "greedy-lab": "9a091015bb5e328e",
+    "greedy-venom": "69d3f4a88ba47d5c",
+    "greedy-random-lab": "859aaac1bfd9de85",
+    "random-venom": "e3b5b1830daa47e6",
+    "strong-lab": "e75a69cd48a51406",
+}
+#: The same matches with aura and mutation off: the records of 9855a55.
+BEFORE_CARDS = {
     "greedy-lab": "44bf3e8c1c28e26d",
     "greedy-venom": "70c5e5fd680d772b",
     "greedy-random-lab": "b270e79c2e1122f4",
     "random-venom": "abc23fd95331a04b",
     "strong-lab": "a74a553eea4c1237",
 }
+NO_CARDS = (("aura", "none"), ("mutation", "none"))
 #: The same matches with skilled_firing and close_doors off: the records of 30588ef.
 FORMER = {
     "greedy-lab": "44bf3e8c1c28e26d",
@@ -54,8 +65,10 @@ FORMER = {
 }
 
 
-def digest(key: str, former: bool = False) -> str:
+def digest(key: str, before_cards: bool = False, former: bool = False) -> str:
     pols, lists, scenario, n, opts = CASES[key]
+    if before_cards or former:
+        opts = (*opts, *NO_CARDS)
     if former:
         opts = (*opts, ("skilled_firing", False), ("close_doors", False))
     setup = prepare(
@@ -74,6 +87,12 @@ def digest(key: str, former: bool = False) -> str:
 @pytest.mark.parametrize("key", list(DIGESTS))
 def test_records_match_the_fingerprint(key: str) -> None:
     assert digest(key) == DIGESTS[key]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", list(BEFORE_CARDS))
+def test_cards_off_give_the_records_before_them(key: str) -> None:
+    assert digest(key, before_cards=True) == BEFORE_CARDS[key]
 
 
 @pytest.mark.slow

@@ -107,6 +107,9 @@ def load_scenario(name: str | Path | None) -> tuple[Mission, Path]:
 # ------------------------------------------------------------------------- options
 #: ``moving_levels`` values: the index is the bit mask of sides (1 A, 2 B).
 MOVING_LEVELS = ("none", "a", "b", "both")
+AURA_MODES = ("none", "deck", "vengeance")
+MUTATION_MODES = ("none", "deck", "purulent")
+PURULENT_WOUNDS = ("enemy", "host")
 OPTION_KINDS: dict[str, OptionKind] = {
     "first": choice(*L.FIRST_MODES),
     "rounds": integer(0, 100),
@@ -123,6 +126,9 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "close_doors": flag(),
     "action_cards": flag(),
     "event_worth": integer(0, 50),
+    "aura": choice(*AURA_MODES),
+    "mutation": choice(*MUTATION_MODES),
+    "purulent_wound": choice(*PURULENT_WOUNDS),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -141,6 +147,9 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "close_doors": True,
     "action_cards": False,
     "event_worth": 3,
+    "aura": "deck",
+    "mutation": "deck",
+    "purulent_wound": "enemy",
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -168,6 +177,12 @@ OPTION_HELP: dict[str, str] = {
     "Hindrances); their printed-nowhere texts are not modelled",
     "event_worth": "greedy's worth of an Event Card drawn from an Event counter, in tenths "
     "of a wound (their texts are not printed: no effect of their own)",
+    "aura": "Aura Cards: deck (3 of 9 drawn per Aura/X warrior; the Aura of Vengeance, the "
+    "one card printed, kept if drawn and switched on), vengeance (always held), none",
+    "mutation": "Mutation Cards: deck (3 of 9 drawn; Purulent Excrescence, the one card "
+    "printed, kept if drawn), purulent (always held), none",
+    "purulent_wound": "who takes Purulent Excrescence's wound when it is applied: enemy (an "
+    "enemy in base contact) or host (the mutated warrior)",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -372,6 +387,9 @@ def compile_arrays(
     sc[L.S_CARDS] = int(options["action_cards"])
     sc[L.S_TRAPS] = min(mission.traps, int((obj == 3).sum()))
     sc[L.S_EVENT_WORTH] = options["event_worth"]
+    sc[L.S_AURA_MODE] = AURA_MODES.index(options["aura"])
+    sc[L.S_MUTATION_MODE] = MUTATION_MODES.index(options["mutation"])
+    sc[L.S_PURULENT_HOST] = PURULENT_WOUNDS.index(options["purulent_wound"])
     sc[L.S_WINNER_CHOOSES] = int(options["winner_starts"])
     comp = Compiled(figs, sides, mission, mission_file)
     return (fi, mp, obj, sc, class_table()), comp

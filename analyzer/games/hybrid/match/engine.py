@@ -31,8 +31,9 @@ COLD_COMPILE = (60, 200)
 NOT_MODELLED = (
     "the Action Cards' texts (not printed: played for their Action points only, 5 cards of "
     "each value 0-4 assumed), Activation Roll bids, Mastery Levels raised by Action points",
-    "Event, Army, Aura and Mutation Cards' effects (an Event Card drawn has no effect; "
-    "Aura/X and Mutation/X none of their own)",
+    "Event and Army Cards' effects (an Event Card drawn has no effect), the Aura and "
+    "Mutation Cards whose texts are not printed (drawn, no effect: only the Aura of "
+    "Vengeance and Purulent Excrescence are played)",
     "the missions' own events (their texts are not printed), Trapdoors opening and closing",
     "the rulebook's dead-angle cases (a grid line-of-sight rule instead)",
 )

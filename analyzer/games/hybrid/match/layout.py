@@ -101,7 +101,10 @@ S_CLOSE_DOORS = 20  # 1: greedy closes doors beside him that hide him from shoot
 S_CARDS = 21  # 1: Action Cards are played
 S_TRAPS = 22  # Trap counters mixed among the Event counters
 S_EVENT_WORTH = 23  # greedy's worth of an Event Card drawn, tenths of a wound
-SC_COLS = 24
+S_AURA_MODE = 24  # Aura Cards: 0 none, 1 the deck (3 drawn per bearer), 2 Vengeance held
+S_MUTATION_MODE = 25  # Mutation Cards: 0 none, 1 the deck (3 drawn), 2 Purulent held
+S_PURULENT_HOST = 26  # Purulent Excrescence's wound on application: 0 an enemy, 1 the host
+SC_COLS = 27
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
@@ -129,7 +132,10 @@ S_SHOTS = 18
 S_REMOVED_ROUND = 19
 S_INFIL_LOST = 20  # Infiltration/X lost (seen by an enemy)
 S_AMBUSH = 21  # the Skilled Firing counter's number while in ambush (0: none)
-S_COLS = 22
+S_AURA = 22  # Aura of Vengeance: 0 not held, 1 held (switched off), 2 switched on
+S_MUTANT = 23  # 1: mutated by Purulent Excrescence (the Mutation Card given to him)
+S_SPRAYED = 24  # 1: has lost his one NV point to Purulent Excrescence
+S_COLS = 25
 M_NONE, M_OC, M_DC, M_FIRE, M_MOVE = 0, 1, 2, 3, 4
 MODE_NAMES = ("no mode", "Offensive Combat", "Defensive Combat", "Firing", "Moving")
 LEVEL_NAMES = ("", "Basic", "Novice", "Skilled", "Expert", "Master", "Heroic")
@@ -169,7 +175,8 @@ G_EV_LEFT = 48  # Event counters left face down, of which Traps
 G_TRAPS_LEFT = 49
 G_EV_LAST = 50  # the side (1 A, 2 B) that activated the last Event counter, 0 none
 G_EVENT_CARDS = 51  # Event Cards drawn by side A, side B (2 columns)
-G_COLS = 53
+G_PURULENT = 53  # Purulent Excrescence of side A, side B: 0 not held, 1 held, 2 given
+G_COLS = 55
 
 END_ELIMINATION, END_OBJECTIVES, END_ROUNDS = 0, 1, 2
 END_REASONS = ("elimination", "objectives", "round limit")
@@ -222,6 +229,13 @@ CARD_ROLES = (
     "hand rejected, 3 drawn (points)",
 )
 E_EVENT = 24  # fig, x, y, 1 Trap / 0 Event Card, then for a Trap: face, SL, result
+E_AURA = 25  # fig, 1 the Aura of Vengeance drawn / 2 switched on
+E_MUTATION = 26  # fig, role (MUTATION_ROLES), target, face, SL, result
+MUTATION_ROLES = (
+    "draws Purulent Excrescence (Mutation Card)",
+    "mutates: Purulent Excrescence",
+    "sprays",
+)
 AMBUSH_END_NAMES = (
     "missed",
     "moved",

@@ -38,6 +38,7 @@ from analyzer.games.hybrid.match.layout import (
     E_ACTIVATE,
     E_AMBUSH,
     E_AMBUSH_END,
+    E_AURA,
     E_CARD,
     E_DASH,
     E_DEFEND,
@@ -48,6 +49,7 @@ from analyzer.games.hybrid.match.layout import (
     E_INTERCEPT,
     E_KNOCK,
     E_MOVE,
+    E_MUTATION,
     E_OBJECTIVE,
     E_PARRY,
     E_REMOVED,
@@ -62,6 +64,7 @@ from analyzer.games.hybrid.match.layout import (
     END_OBJECTIVES,
     END_ROUNDS,
     F_APS,
+    F_AURA,
     F_BRUTISH,
     F_COMBINED,
     F_CONVICTION,
@@ -78,6 +81,7 @@ from analyzer.games.hybrid.match.layout import (
     F_LEADER,
     F_LYNX,
     F_MOVE,
+    F_MUTATION,
     F_MV,
     F_NV,
     F_OC,
@@ -117,6 +121,7 @@ from analyzer.games.hybrid.match.layout import (
     G_PARRIES,
     G_PENDING,
     G_PERFECT,
+    G_PURULENT,
     G_ROLL,
     G_ROUND,
     G_SACRIFICES,
@@ -137,6 +142,8 @@ from analyzer.games.hybrid.match.layout import (
     S_ALIVE,
     S_AMBUSH,
     S_APS_ROUND,
+    S_AURA,
+    S_AURA_MODE,
     S_CA_ROUND,
     S_CA_USED,
     S_CARDS,
@@ -158,16 +165,20 @@ from analyzer.games.hybrid.match.layout import (
     S_LOOK_ROLLOUTS,
     S_MODE,
     S_MOVE_LEVELS,
+    S_MUTANT,
+    S_MUTATION_MODE,
     S_OBJ_NEED,
     S_PERFECT_PARRY,
     S_POL_A,
     S_PRESTIGE_LOST,
+    S_PURULENT_HOST,
     S_REMOVED_ROUND,
     S_ROUNDS,
     S_SCORE,
     S_SHOTS,
     S_SKILLED_FIRING,
     S_SKILLED_HIT,
+    S_SPRAYED,
     S_STOPPED,
     S_STRIKES,
     S_TAKEN,
@@ -249,6 +260,7 @@ ZERO = np.int64(0)
 ONE = np.int64(1)
 NO = np.bool_(False)
 YES = np.bool_(True)
+SPRAY = np.int64(7)  # the wound cause of Purulent Excrescence (trace CAUSES)
 EV_STRIKE = np.int64(E_STRIKE)
 EV_SHOT = np.int64(E_SHOT)
 GREEDY = np.int64(POL_GREEDY)
@@ -279,6 +291,7 @@ ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
 OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
 OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE, OP_DASH = 6, 7, 8, 9, 10, 11
 OP_AMBUSH, OP_INFILTRATE, OP_CLOSE, OP_DEAL, OP_EVENT = 12, 13, 14, 15, 16
+OP_EQUIP, OP_MUTATE = 17, 18
 #: Greedy's worth of keeping one Action point in the hand (a card is played when its
 #: points raise the expected worth of the roll by more than this per point).
 CARD_KEEP = 0.12
@@ -592,6 +605,19 @@ def melee_bonus(fi, s, i):
 
 
 @njit(cache=True, _nrt=False)
+def vengeance(fi, s, i, j):
+    """ "Aura/X" with the Aura of Vengeance (its corrected third sentence, "Aura Cards"):
+    +1 in Offensive Combat to a warrior striking an enemy who stands in the square zone of
+    X squares (walls do not stop it) round a living friendly bearer whose Aura is switched
+    on; never to the bearer himself ("the effect does not affect the Aura's own bearer")."""
+    for b in range(fi.shape[0]):
+        if s[b, S_AURA] == 2 and b != i and s[b, S_ALIVE] == 1:
+            if fi[b, F_SIDE] == fi[i, F_SIDE] and chebyshev(fi, s, b, j) <= fi[b, F_AURA]:
+                return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def evasion(s, j):
     """ "5 / Master Move": -2 to the SL of enemies striking or firing at ``j`` while he is
     in Master Move (until his next activation)."""
@@ -603,8 +629,9 @@ def strike_sl(fi, s, i, j, level, rear):
     """Offensive Combat SL of ``i`` striking ``j`` at Mastery ``level`` ("Offensive Combat":
     rear +1; "2 / Novice Strike": one wound ignored; "4 / Expert Strike": +2;
     "Felon/X": +X from the rear; "Dorsal Protection/X": no rear +1, -X instead;
-    "5 / Master Move": -2 against a warrior in Master Move)."""
+    "5 / Master Move": -2 against a warrior in Master Move; the Aura of Vengeance +1)."""
     sl = base_sl(fi, s, i) + fi[i, F_OMOD] + melee_bonus(fi, s, i) - evasion(s, j)
+    sl += vengeance(fi, s, i, j)
     if rear:
         if fi[j, F_DORSAL] > 0:
             sl -= fi[j, F_DORSAL]
@@ -678,6 +705,101 @@ def wound(fi, s, g, occ, ev, j, n, by, cause):
             s[by, S_KILLS] += 1
         if by >= 0 and fi[by, F_SIDE] != fi[j, F_SIDE]:
             g[G_PENDING + fi[j, F_SIDE]] += 1  # "Cards drawn during the game"
+
+
+@njit(cache=True, _nrt=False)
+def spray_wound(fi, s, g, occ, ev, j, by):
+    """A Purulent Excrescence wound on ``by`` (at most one per warrior and game)."""
+    s[by, S_SPRAYED] = 1
+    wound(fi, s, g, occ, ev, by, ONE, j, SPRAY)
+
+
+@njit(cache=True, _nrt=False)
+def purulent(fi, s, g, occ, dc, rng, ev, j, by, before, offensive):
+    """Purulent Excrescence (the players' clarified text, "Mutation Cards") after a
+    base-to-base attack of ``by`` on the mutated ``j`` (``before``: j's wounds before it):
+    killed by it, the attacker automatically suffers a wound; wounded by a strike in
+    Offensive Combat (``offensive``), the attacker makes an unmodified Natural Roll
+    (SL NV - wounds) or suffers a wound.  A warrior loses one NV at most to it per game."""
+    if s[j, S_MUTANT] == 0 or s[j, S_WOUNDS] <= before or by < 0:
+        return
+    if s[by, S_ALIVE] == 0 or s[by, S_SPRAYED] == 1:
+        return
+    if s[j, S_ALIVE] == 0:
+        log(g, ev, E_MUTATION, fi[j, F_SIDE], j, 2, by, 0, 0, 2, 0, 0, 0)
+        spray_wound(fi, s, g, occ, ev, j, by)
+    elif offensive:
+        face = d10(g, dc, rng)
+        sl = fi[by, F_NV] - s[by, S_WOUNDS]
+        res = classify(face, sl, ONE)
+        log(g, ev, E_MUTATION, fi[j, F_SIDE], j, 2, by, face, sl, res, 0, 0, 0)
+        if res <= 0:
+            spray_wound(fi, s, g, occ, ev, j, by)
+
+
+@njit(cache=True, _nrt=False)
+def deal_equipment(fi, sc, s, g, rng, ev):
+    """ "Aura Cards" and "Mutation Cards" at the start of the game.  Aura: 3 of the 9
+    cards drawn for each warrior with Aura/X (2 kept): the Aura of Vengeance, the one
+    card whose effect is printed, is kept by the bearer who drew it (option ``aura``:
+    deck; vengeance: the side's first bearer holds it; none).  Mutation: the Scorpion
+    player draws 3 of the 9 (2 kept) if he has a Mutation/X warrior: Purulent
+    Excrescence, the one card printed, is kept if drawn (``mutation``: deck; purulent:
+    always held; none).  The other cards' texts are not printed: no effect."""
+    n = fi.shape[0]
+    for side in range(2):
+        if sc[S_AURA_MODE] > 0:
+            nb = 0
+            for i in range(n):
+                if fi[i, F_SIDE] == side and fi[i, F_AURA] > 0:
+                    nb += 1
+            if nb > 0:
+                m = 0 if sc[S_AURA_MODE] == 2 else pick(rng, 9) // 3
+                k = 0
+                for i in range(n):
+                    if fi[i, F_SIDE] == side and fi[i, F_AURA] > 0:
+                        if k == m:
+                            s[i, S_AURA] = 1
+                            log(g, ev, E_AURA, side, i, 1, 0, 0, 0, 0, 0, 0, 0)
+                        k += 1
+        if sc[S_MUTATION_MODE] > 0:
+            has = False
+            for i in range(n):
+                if fi[i, F_SIDE] == side and fi[i, F_MUTATION] > 0:
+                    has = True
+            if has and (sc[S_MUTATION_MODE] == 2 or pick(rng, 3) == 0):
+                g[G_PURULENT + side] = 1
+                log(g, ev, E_MUTATION, side, -1, 0, -1, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def mutate(fi, sc, s, g, occ, ev, i):
+    """ "Mutation Cards": Purulent Excrescence is given to a Mutation/X warrior on one of
+    his Activations (here: the first that ends with an enemy in base contact with him).
+    Its wound on application goes to the enemy in contact with the fewest NV left
+    (option ``purulent_wound=enemy``, counted as his one NV lost to it) or to the host
+    (``host``)."""
+    side = fi[i, F_SIDE]
+    if g[G_PURULENT + side] != 1 or fi[i, F_MUTATION] == 0 or s[i, S_ALIVE] == 0:
+        return
+    t = -1
+    best = 99
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side and touching(fi, s, i, j):
+            left = fi[j, F_NV] - s[j, S_WOUNDS]
+            if left < best:
+                best = left
+                t = j
+    if t < 0:
+        return
+    g[G_PURULENT + side] = 2
+    s[i, S_MUTANT] = 1
+    if sc[S_PURULENT_HOST] == 1:
+        log(g, ev, E_MUTATION, side, i, 1, i, 0, 0, 0, 0, 0, 0)
+        wound(fi, s, g, occ, ev, i, ONE, np.int64(-1), SPRAY)
+    else:
+        log(g, ev, E_MUTATION, side, i, 1, t, 0, 0, 0, 0, 0, 0)
+        spray_wound(fi, s, g, occ, ev, i, t)
 
 
 # =========================================================== strikes and parries
@@ -1039,12 +1161,16 @@ def attack_roll(
                 if cres >= 1:
                     cw = 1 + (1 if cres == 2 else 0)
                 log(g, ev, E_STRIKE, fi[j, F_SIDE], j, i, 1, cface, csl, cres, cw, 4, 0)
+                cb = s[i, S_WOUNDS]
                 wound(fi, s, g, occ, ev, i, cw, j, ZERO)
+                purulent(fi, s, g, occ, dc, rng, ev, i, j, cb, NO)
             return res
     if kind == E_SHOT:
         wound(fi, s, g, occ, ev, j, dealt, i, ONE)
     else:
+        before = s[j, S_WOUNDS]
         wound(fi, s, g, occ, ev, j, dealt, i, ZERO)
+        purulent(fi, s, g, occ, dc, rng, ev, j, i, before, YES)
     return res
 
 
@@ -1131,7 +1257,9 @@ def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, co
         if res >= 1:
             cw = 1 + (1 if res == 2 else 0)
         log(g, ev, E_STRIKE, fi[i, F_SIDE], i, j, 0, face, csl, res, cw, 8, 0)
+        before = s[j, S_WOUNDS]
         wound(fi, s, g, occ, ev, j, cw, i, ZERO)
+        purulent(fi, s, g, occ, dc, rng, ev, j, i, before, YES)
     if hit_any and fi[i, F_BRUTISH] > 0 and s[j, S_ALIVE] == 1 and s[i, S_ALIVE] == 1:
         knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j)
 
@@ -2470,6 +2598,10 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
         log(g, ev, E_DEFEND, side, i, 0, 0, 0, 0, 0, 0, 0, 0)
     elif kind == K_SACRIFICE:
         sacrifice(fi, s, g, occ, ev, i, j)
+    if g[G_PURULENT + side] == 1 and fi[i, F_MUTATION] > 0:
+        mutate(fi, sc, s, g, occ, ev, i)
+        if s[i, S_ALIVE] == 0:
+            return
     carry_out(fi, sc, cell, s, g, ev, i)
     if g[G_EV_LEFT] > 0:
         event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i)
@@ -2591,14 +2723,25 @@ def check_end(fi, sc, s, g):
 
 
 @njit(cache=True, _nrt=False)
-def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
-    """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
-    activation), the policy chooses, the plan is carried out."""
+def begin_turn(fi, s, g, ev, i):
+    """The start of an Activation: the previous Mode ends ("Defensive Combat": until the
+    next activation), Skilled Firing is left; a bearer switches his Aura on ("Aura/X":
+    declared when he is activated; the policies always keep the Aura of Vengeance on)."""
     s[i, S_DONE] = 1
     g[G_ACT] += 1
     leave_ambush(fi, s, g, ev, i, np.int64(4))
     s[i, S_MODE] = M_NONE
     s[i, S_LEVEL] = 0
+    if s[i, S_AURA] == 1:
+        s[i, S_AURA] = 2
+        log(g, ev, E_AURA, fi[i, F_SIDE], i, 2, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
+    """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
+    activation), the policy chooses, the plan is carried out."""
+    begin_turn(fi, s, g, ev, i)
     if pol == POL_RANDOM:
         k = random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i)
     else:
@@ -2924,11 +3067,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     warrior's activation in rollout ``r`` draws from one stream whatever the plan
     (:func:`stream`).  Another plan replaces greedy's only if it passes
     :func:`paired_gain` (``lookahead_margin``)."""
-    s[i, S_DONE] = 1
-    g[G_ACT] += 1
-    leave_ambush(fi, s, g, ev, i, np.int64(4))
-    s[i, S_MODE] = M_NONE
-    s[i, S_LEVEL] = 0
+    begin_turn(fi, s, g, ev, i)
     npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
     side = fi[i, F_SIDE]
     cand = np.full(MAXCAND, -1, dtype=np.int64)
@@ -3216,6 +3355,10 @@ def run_block(
             return s[a, S_AMBUSH]
         elif code == OP_DEAL:
             deal_cards(g, rng, ev)
+        elif code == OP_EQUIP:
+            deal_equipment(fi, sc, s, g, rng, ev)
+        elif code == OP_MUTATE:
+            mutate(fi, sc, s, g, occ, ev, a)
         elif code == OP_EVENT:
             event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, a)
         elif code == OP_CLOSE:
@@ -3234,6 +3377,8 @@ def run_block(
         place_traps(sc, g, cell, rng)
         if sc[S_CARDS] == 1:
             deal_cards(g, rng, ev)
+        if sc[S_AURA_MODE] > 0 or sc[S_MUTATION_MODE] > 0:
+            deal_equipment(fi, sc, s, g, rng, ev)
         if g[G_CHECK]:
             check(fi, mp, sc, s, g, occ)
         while g[G_END] < 0:

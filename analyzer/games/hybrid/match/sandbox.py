@@ -221,6 +221,36 @@ class Sandbox:
         for v in points:
             self.g[L.G_HAND + 5 * side + v] += 1
 
+    def equip(self) -> None:
+        """ "Aura Cards" and "Mutation Cards" dealt as at the start of a game (the match
+        generator draws them)."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_EQUIP)
+
+    def aura(self, i: int) -> int:
+        """0, 1 the Aura of Vengeance held, 2 switched on."""
+        return int(self.s[i, L.S_AURA])
+
+    def give_aura(self, i: int, on: bool = True) -> None:
+        self.s[i, L.S_AURA] = 2 if on else 1
+
+    def purulent_held(self, side: int) -> int:
+        """Purulent Excrescence of ``side``: 0 not held, 1 held, 2 given."""
+        return int(self.g[L.G_PURULENT + side])
+
+    def give_purulent(self, side: int) -> None:
+        self.g[L.G_PURULENT + side] = 1
+
+    def mutate(self, i: int) -> None:
+        """Give ``i`` the side's Purulent Excrescence if an enemy touches him."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        self._op(M.OP_MUTATE, i)
+
+    def mutant(self, i: int) -> bool:
+        return bool(self.s[i, L.S_MUTANT])
+
     def event_counter(self, i: int) -> None:
         """``i`` ends his turn where he stands: an Event counter there may be activated."""
         from analyzer.games.hybrid.match import match_nb as M

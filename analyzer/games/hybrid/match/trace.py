@@ -10,7 +10,16 @@ from analyzer.games.hybrid.match import layout as L
 
 SIDES = ("A", "B")
 RESULTS = {2: "Perfect Success", 1: "success", 0: "failure", -1: "Critical Failure"}
-CAUSES = ("strike", "shot", "knock-back", "Sacrifice", "Trapdoor", "Novice Parry", "Trap")
+CAUSES = (
+    "strike",
+    "shot",
+    "knock-back",
+    "Sacrifice",
+    "Trapdoor",
+    "Novice Parry",
+    "Trap",
+    "Purulent Excrescence",
+)
 
 
 def figure_names(setup: Any) -> list[str]:
@@ -82,6 +91,18 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 lines.append(
                     f"    {names[a]} activates the Event counter at ({b}, {c}): an Event Card"
                 )
+        elif kind == L.E_AURA:
+            what = "draws the Aura of Vengeance (Aura Card)" if b == 1 else "switches on"
+            lines.append(f"    {names[a]} {what}" + (" the Aura of Vengeance" if b == 2 else ""))
+        elif kind == L.E_MUTATION:
+            who = names[a] if a >= 0 else f"{SIDES[side]}"
+            text = f"    {who} {L.MUTATION_ROLES[b]}"
+            if b == 1:
+                text += f" (the wound on {names[c]})"
+            elif b == 2:
+                roll = f": D10 {d} vs SL {e}: {RESULTS[f]}" if d > 0 else " (automatic)"
+                text += f" {names[c]}{roll}"
+            lines.append(text)
         elif kind == L.E_STRIKE:
             what = f"{L.LEVEL_NAMES[c]} Strike" if c > 0 else "Combined Attack"
             tags = []
