@@ -58,6 +58,34 @@ units:
     focus: {pool: {white: 2}, defense: 2}
     primal: {pool: {white: 2}, defense: 2}
     potentials: [{name: Spare, cult: Judges}]
+  - name: Fixer
+    kind: operative
+    points: 20
+    cult: Judges
+    concept: IV The Ruler
+    focus: {pool: {white: 2}, defense: 2}
+    primal: {pool: {white: 1}, defense: 1}
+    potentials: [{name: Spare, cult: Judges}]
+    items:
+      - {name: Flamer, side: focus, attack: {black: 1}, range: 2, keywords: [ranged],
+         botch_trait: {name: Clog, active: true, effect: flip_this_item_back}}
+      - {name: Club, side: primal, attack: {black: 1}, range: 0, keywords: [melee],
+         botch_trait: {name: Bent, effect: empty_handling_pool}}
+  - name: Tinker
+    kind: operative
+    points: 20
+    cult: Judges
+    concept: IV The Ruler
+    focus:
+      pool: {white: 2}
+      defense: 2
+      traits: [{name: Rig, active: true, effect: flip_own_item_back}]
+    primal: {pool: {white: 1}, defense: 1}
+    potentials: [{name: Spare, cult: Judges}]
+    items:
+      - {name: Gun, side: primal, attack: {black: 1}, range: 1, keywords: [ranged]}
+      - {name: Lance, side: neutral, attack: {black: 1}, range: 1, keywords: [melee],
+         botch_trait: {name: Warped, effect: empty_handling_pool}}
 """
 ROSTER = "name: Solo\nsystem: degenesis\nside: roster\nunits: [{unit: Tester}]\n"
 HOSTILE = """name: Nest
@@ -871,3 +899,90 @@ def test_the_martyr_changes_the_target_to_an_ally(files) -> None:
     box.script([6, 6, 2])
     box.attack(TESTER, PISTOL, BOSS)
     assert played(box) == [] and box.holding(1) == [L.A_MARTYR] and box.wounds(BOSS) == 1
+
+
+# --------------------------------------------------------------------- BOTCH TRAITS
+FIXER, TINKER, F_GRUNT = 0, 1, 2
+FLAMER, CLUB, F_BARE = 0, 1, 2
+
+
+@pytest.fixture(scope="module")
+def fix_setup(files, tmp_path_factory):
+    """The Fixer and the Tinker against the test force (units 0, 1; the first Grunt 2)."""
+    roster = tmp_path_factory.mktemp("fix") / "fix.yaml"
+    roster.write_text(
+        "name: Fix\nsystem: degenesis\nside: roster\nunits: [{unit: Fixer}, {unit: Tinker}]\n"
+    )
+    return make_setup(files, roster=roster)
+
+
+def test_botch_traits_and_jury_rig_say_which_items_an_action_flips_back(files, fix_setup) -> None:
+    """ "Items Breakdown": the BOTCH TRAIT "states how the ITEM can be returned to the
+    operational side".  The Flamer's ACTIVE Clog (FLIP this ITEM back) is an ACTION while
+    in FOCUS (its colour: no benefit from an ITEM off its side); the Tinker's ACTIVE FOCUS
+    TRAIT Rig FLIPS any of its WEAPONS back, not in PRIMAL.  The Club's Bent (HANDLING POOL
+    empty) is BARE HANDED's ATTACK and played as such; the Lance's (NEUTRAL, RANGE 1) is not
+    and is listed as not modelled."""
+    prof = fix_setup.arrays[1]
+    focus, primal = 0, L.MAX_LEVELS
+    assert prof[FIXER * L.ROWS + focus, L.F_FIX] == 0b01
+    assert prof[FIXER * L.ROWS + primal, L.F_FIX] == 0
+    assert prof[TINKER * L.ROWS + focus, L.F_FIX] == 0b11
+    assert prof[TINKER * L.ROWS + primal, L.F_FIX] == 0
+    cards, _ = ENGINE.load_cards(files["units"])
+    assert C.not_modelled(cards["Fixer"]) == ["Fixer: Spare"]  # a POTENTIAL without effect
+    assert C.not_modelled(cards["Tinker"]) == ["Tinker: Spare", "Tinker: Warped"]
+    sample, _ = ENGINE.load_cards(None)
+    listed = [x for c in sample.values() for x in C.not_modelled(c)]
+    assert not {"Pluto: Jury-Rig", "Pluto: Bent Shaft", "Timur: Clogged Nozzle"} & set(listed)
+    assert "Pluto: Scrap Storm" in listed
+
+
+def test_a_botched_item_is_flipped_back_by_an_action_then_used(fix_setup) -> None:
+    """The greedy Fixer in FOCUS, its Flamer BOTCHED and a REVEALED Grunt on the next
+    TILE: the first ACTION FLIPS the Flamer back (Clog), the second ATTACKS with it (2 WHITE
+    + 1 BLACK die, 1 SUCCESS each: 3 vs DEFENSE 1, the Grunt dies)."""
+    box = Sandbox(fix_setup)
+    box.place(FIXER, (0, 2))
+    box.place(F_GRUNT, (0, 3), revealed=True)
+    box.st[FIXER, L.S_FLIPPED] = 1 << FLAMER
+    box.script([3] * 10)
+    box.turn(FIXER)
+    acts = [
+        (int(r[0]), int(r[3]), int(r[4]))
+        for r in box.events()
+        if r[0] in (*ACTION_EVENTS, L.E_FIXED)
+    ]
+    assert acts[0] == (L.E_FIXED, FIXER, FLAMER)
+    assert acts[1][0] == L.E_ATTACK and box.flipped(FIXER) == 0
+    assert box.on(F_GRUNT) == L.ON_RESERVE
+    assert any("FLIPS Flamer back" in line for line in box.lines())
+
+
+def test_no_flip_back_off_the_item_s_side_or_without_a_trait(fix_setup) -> None:
+    """In PRIMAL the Fixer cannot use Clog (the Flamer is a FOCUS ITEM) and the BOTCHED
+    Club has no ACTION to FLIP it back (Bent): over 200 random TURNS from PRIMAL an ITEM is
+    FLIPPED back only after a FLIP to FOCUS, and only the Flamer; from FOCUS some TURNS
+    FLIP it back at once (the random policy draws it among the ACTIONS)."""
+    first = {"primal": 0, "focus": 0}
+    later = 0
+    for side in ("primal", "focus"):
+        for seed in range(200):
+            box = Sandbox(fix_setup)
+            box.set_option(L.M_POL_A, L.POL_RANDOM)
+            box.rng[:4] = np.array([seed + 1, 2 * seed + 7, 3, 5], dtype=np.uint64)
+            box.place(FIXER, (0, 0), side=side)
+            box.st[FIXER, L.S_FLIPPED] = (1 << FLAMER) | (1 << CLUB)
+            box.script([3] * 20)
+            box.turn(FIXER)
+            acts = [r for r in box.events() if r[0] in (*ACTION_EVENTS, L.E_FIXED)]
+            for i, r in enumerate(acts):
+                if r[0] != L.E_FIXED:
+                    continue
+                assert int(r[4]) == FLAMER and box.flipped(FIXER) & (1 << CLUB)
+                if i == 0:
+                    first[side] += 1
+                else:
+                    assert side == "focus" or (acts[0][0] == L.E_FLIP and acts[0][4] == 0)
+                    later += 1
+    assert first["primal"] == 0 and first["focus"] > 0 and later > 0

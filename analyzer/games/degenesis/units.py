@@ -156,13 +156,23 @@ def _check_abilities(value: dict[str, int]) -> dict[str, int]:
     return value
 
 
+#: The TRAIT effects beyond the ABILITIES that the match engine plays (a TRAIT's ``text``
+#: is free text): ``flip_this_item_back`` an ITEM's ACTIVE BOTCH TRAIT that FLIPS it back
+#: (the sample Clogged Nozzle), ``flip_own_item_back`` an ACTIVE TRAIT that FLIPS one of
+#: the OPERATIVE's ITEMS back (Jury-Rig), ``empty_handling_pool`` a PASSIVE BOTCH TRAIT
+#: leaving the ITEM usable with its HANDLING POOL counted as empty (Bent Shaft).
+Effect = Literal["flip_this_item_back", "flip_own_item_back", "empty_handling_pool"]
+
+
 class Trait(StrictModel):
-    """A TRAIT ("Active Traits", "Abilities"): PASSIVE unless ``active``; ABILITIES with RATINGS."""
+    """A TRAIT ("Active Traits", "Abilities"): PASSIVE unless ``active``; ABILITIES with
+    RATINGS; ``effect`` names what else the match engine plays of its text (``Effect``)."""
 
     name: str = Field(min_length=1)
     active: bool = False
     text: str = ""
     abilities: dict[str, Rating] = Field(default_factory=dict)
+    effect: Effect | None = None
 
     @field_validator("abilities")
     @classmethod

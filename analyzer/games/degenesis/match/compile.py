@@ -46,6 +46,7 @@ from analyzer.games.degenesis.units import (
     AnyCard,
     ArmyList,
     Champion,
+    Item,
     Legion,
     Operative,
     Trait,
@@ -349,6 +350,8 @@ OPTION_HELP: dict[str, str] = {
     "overcommit": "the AIs may OVERCOMMIT (+1 DIE; the other side DRAWS 1 ARCANA)",
     "hidden_on_tile": "HIDDEN also modifies DISTANCE 0: a unit in HARD TERRAIN cannot be "
     "TARGETED by a RANGE 0 ATTACK from its own TILE (the literal reading)",
+    "retreat": "an OPERATIVE on the OSP may leave the FIELD by it: a RETREAT, the MISSION "
+    "ends in failure (only the random OPERATIVES take it)",
 }
 
 
@@ -450,7 +453,30 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
             scout = _option("FOCUS POOL", s == 0, -1, 0, False, side.pool, unit_traits)
             _write_option(opt, pw, base + len(weapons) + 1, scout, False, False)
             prof[prow, L.F_SCOUT] = base + len(weapons) + 1 if s == 0 else -1
+            prof[prow, L.F_FIX] = _fixes(card, weapons, side_name)
     return labels
+
+
+def _fixes(card: Operative, weapons: list[int], side_name: str) -> int:
+    """The ITEM bits an ACTION may FLIP back on this DASHBOARD side: an ITEM's ACTIVE BOTCH
+    TRAIT ``flip_this_item_back`` while its colour matches the side (no benefit from an ITEM
+    off its side, "Items"), every WEAPON by an ACTIVE side TRAIT ``flip_own_item_back``."""
+    mask = 0
+    for k, i in enumerate(weapons):
+        it = card.items[i]
+        bt = it.botch_trait
+        if bt is not None and bt.active and bt.effect == "flip_this_item_back":
+            mask |= (1 << k) if it.side in (side_name, "neutral") else 0
+    if any(t.active and t.effect == "flip_own_item_back" for t in card.side(side_name).traits):
+        mask |= (1 << len(weapons)) - 1
+    return mask
+
+
+def _bare_handed_alike(it: Item) -> bool:
+    """A BOTCHED WEAPON whose HANDLING POOL counts as empty (``empty_handling_pool``) is a
+    BARE HANDED ATTACK when it is a PRIMAL MELEE WEAPON of RANGE 0 without TRAITS: the
+    engine plays it so (the BARE HANDED option), else the TRAIT is not modelled."""
+    return it.side == "primal" and "melee" in it.keywords and it.range == 0 and not it.traits
 
 
 def hostile_rows(card: Legion | Champion, u: int, ranged: bool, prof, opt, pw) -> list[str]:
@@ -474,6 +500,17 @@ def hostile_rows(card: Legion | Champion, u: int, ranged: bool, prof, opt, pw) -
     return ["ATTACK POOL"]
 
 
+def _played_botch(it: Item) -> bool:
+    """The BOTCH TRAIT of ``it`` is played (or absent): FLIP back by an ACTION, or an empty
+    HANDLING POOL that is BARE HANDED's ATTACK (``_bare_handed_alike``)."""
+    bt = it.botch_trait
+    if bt is None:
+        return True
+    if bt.effect == "flip_this_item_back":
+        return bt.active
+    return bt.effect == "empty_handling_pool" and not bt.active and _bare_handed_alike(it)
+
+
 def not_modelled(card: AnyCard) -> list[str]:
     """TRAITS whose text the engine does not play (ACTIVE TRAITS, text-only effects)."""
     traits: list[Trait | None]
@@ -481,6 +518,7 @@ def not_modelled(card: AnyCard) -> list[str]:
         traits = [card.shared_trait, *card.focus.traits, *card.primal.traits]
         traits += [p.trait() for p in card.potentials]
         traits += [t for it in card.items for t in it.traits]
+        traits += [it.botch_trait for it in card.items if not _played_botch(it)]
     elif isinstance(card, Legion):
         traits = list(card.traits())
     else:
@@ -490,6 +528,8 @@ def not_modelled(card: AnyCard) -> list[str]:
     out = []
     for t in traits:
         if t is None:
+            continue
+        if t.effect in ("flip_this_item_back", "flip_own_item_back") and t.active:
             continue
         if t.active or not t.abilities or set(t.abilities) - played:
             out.append(f"{card.name}: {t.name}")

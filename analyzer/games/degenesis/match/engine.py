@@ -44,7 +44,8 @@ NOT_MODELLED = (
     "OVERCOMMITTING for SECURE 1 (the AIs only add a DIE); INTEL's ARCANA",
     "ACTIVE TRAITS and text-only TRAITS / POTENTIALS (listed per card below)",
     "PICK UP / TRADE / DROP of ITEMS and carrying DEAD comrades",
-    "BOTCH TRAITS that FLIP an ITEM back (a BOTCHED ITEM stays FLIPPED)",
+    "BOTCH TRAITS other than an ACTION that FLIPS the ITEM back or an empty HANDLING POOL "
+    "that is BARE HANDED's ATTACK (listed per card below)",
     "OBSCURING, DISPLACE, IMMUNE, NEGATE, STEALTH, REVIVE; SWARM CARDS; INTEL",
     "a greedy or rollout RETREAT (legal, a failure: only the random OPERATIVES take it)",
 )

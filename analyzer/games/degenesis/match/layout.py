@@ -39,7 +39,8 @@ F_HIDDEN = 2  # HIDDEN +/-X of the unit (HARD TERRAIN adds 1 in the kernel)
 F_PUNCH = 3  # SUCKER PUNCHES per ROUND: 1 + DIRTY FIGHTING
 F_NOPT = 4  # attack options
 F_SCOUT = 5  # option row holding the bare POOL (FOCUS side: SCOUT rolls), -1 none
-PF_COLS = 6
+F_FIX = 6  # ITEM bits an ACTION may FLIP back on this profile (BOTCH TRAITS, Jury-Rig)
+PF_COLS = 7
 
 # ------------------------------------------------ OPT: per attack option (rows of prof*MAX_OPT)
 O_USABLE = 0
@@ -204,6 +205,7 @@ E_PASS = 20  # unit (no useful ACTION)
 E_ARCANA = 21  # card, unit concerned (-1 none), negated
 E_DRAW = 22  # card (-1: the deck is empty), why (DRAW_*)
 E_OVERCOMMIT = 23  # unit, die type added (0 white, 1 black, 2 fatal)
+E_FIXED = 24  # unit, item option FLIPPED back by an ACTION (``F_FIX``)
 
 # ------------------------------------------------ the APOCALYPTIC TAROT ("Tarot Effects")
 ARCANA_NAMES = (

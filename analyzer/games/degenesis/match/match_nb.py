@@ -46,6 +46,7 @@ from analyzer.games.degenesis.match.layout import (
     E_DRAW,
     E_END,
     E_EXIT,
+    E_FIXED,
     E_FLIP,
     E_HOLD,
     E_MOVE,
@@ -67,6 +68,7 @@ from analyzer.games.degenesis.match.layout import (
     END_RETREAT,
     END_ROUNDS,
     F_DEF,
+    F_FIX,
     F_HIDDEN,
     F_MOVE,
     F_NOPT,
@@ -218,7 +220,7 @@ MAXC = 160  # candidate actions per decision
 BIG = 1e9
 TIE = 1e-12  # greedy values this close are equal (``choose`` draws among them)
 # candidate kinds
-C_PASS, C_MOVE, C_ATTACK, C_AREA, C_SCOUT, C_FLIP, C_EXIT, C_SPAWN = 0, 1, 2, 3, 4, 5, 6, 7
+C_PASS, C_MOVE, C_ATTACK, C_AREA, C_SCOUT, C_FLIP, C_EXIT, C_SPAWN, C_FIX = range(9)
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_SCOUT, OP_SPAWN, OP_EXIT, OP_AREA = 0, 1, 2, 3, 4, 5, 6
 OP_TURN, OP_REACT, OP_ROUND, OP_CHECK, OP_AMBUSH, OP_SEEK = 7, 8, 9, 10, 11, 12
@@ -1409,6 +1411,32 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
         else:
             gain = 0.3 * other - 0.6 * now
     n = add(cand, n, C_FLIP, u, 1 - side, 0, gain - 0.05)
+    # a BOTCH TRAIT or ACTIVE TRAIT that FLIPS an ITEM back ("Items Breakdown": "how the
+    # ITEM can be returned to the operational side"; "Active Traits": an ACTION), for the
+    # BOTCHED ITEMS of ``F_FIX``: worth the best ATTACK the ITEM would make from here (on a
+    # surveyed TARGET in RANGE and LINE OF SIGHT), x0.9 with an ACTION left to make it, x0.5
+    # for the next TURN, +0.5 when no other ITEM of this side is operational
+    fix = st[u, S_FLIPPED] & prof[pr, F_FIX]
+    if fix != 0:
+        armed = 0
+        for k in range(prof[pr, F_NOPT]):
+            if opt[pr * MAX_OPT + k, O_ITEM] >= 0 and usable(un, opt, st, u, pr * MAX_OPT + k):
+                armed += 1
+        for k in range(prof[pr, F_NOPT]):
+            row = pr * MAX_OPT + k
+            item = opt[row, O_ITEM]
+            if item < 0 or (fix >> item) & 1 == 0:
+                continue
+            val = 0.0
+            if not fast:
+                for e in range(ne):
+                    t = int(sv[e, V_TILE])
+                    d = target_distance(ms, dist[here, t], int(sv[e, V_HID]))
+                    if sv[e, V_TARGET] == 1.0 and los[here, t] == 1 and d <= opt[row, O_RANGE]:
+                        val = max(val, chance(pw, row, int(sv[e, V_DEF])) * sv[e, V_WV])
+                val *= 0.9 if g[G_STEP] == 0 else 0.5
+                val += 0.5 if armed == 0 else 0.0
+            n = add(cand, n, C_FIX, u, item, 0, val - 0.05)
     return n
 
 
@@ -1574,6 +1602,9 @@ def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
         leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
     elif kind == C_SPAWN:
         spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif kind == C_FIX:
+        st[a, S_FLIPPED] &= ~(1 << b)
+        log(g, ev, E_FIXED, 0, a, b, 0, 0, 0, 0, 0, 0, 0)
     else:
         log(g, ev, E_PASS, un[a, U_SIDE], a, 0, 0, 0, 0, 0, 0, 0, 0)
     if g[G_END] < 0:

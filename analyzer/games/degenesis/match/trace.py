@@ -91,6 +91,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             lines.append(f"  {names[a]} is STUNNED (no ACTIONS this ROUND, DEFENSE -2)")
         elif kind == L.E_BOTCH:
             lines.append(f"  {names[a]}'s {comp.option_names[a][b]} FLIPS to its BOTCH face")
+        elif kind == L.E_FIXED:
+            lines.append(f"  {names[a]} FLIPS {comp.option_names[a][b]} back (an ACTION)")
         elif kind == L.E_PASS:
             lines.append(f"  {names[a]} takes no ACTION")
         elif kind == L.E_ARCANA:
