@@ -80,7 +80,10 @@ units:
       pool: {white: 2}
       defense: 2
       traits: [{name: Rig, active: true, effect: flip_own_item_back}]
-    primal: {pool: {white: 1}, defense: 1}
+    primal:
+      pool: {white: 1}
+      defense: 1
+      traits: [{name: Whirl, active: true, effect: pool_attack, abilities: {area_attack: 1}}]
     potentials: [{name: Spare, cult: Judges}]
     items:
       - {name: Gun, side: primal, attack: {black: 1}, range: 1, keywords: [ranged]}
@@ -935,7 +938,7 @@ def test_botch_traits_and_jury_rig_say_which_items_an_action_flips_back(files, f
     sample, _ = ENGINE.load_cards(None)
     listed = [x for c in sample.values() for x in C.not_modelled(c)]
     assert not {"Pluto: Jury-Rig", "Pluto: Bent Shaft", "Timur: Clogged Nozzle"} & set(listed)
-    assert "Pluto: Scrap Storm" in listed
+    assert "Echo: Overload" in listed and "Pluto: Scrap Storm" not in listed
 
 
 def test_a_botched_item_is_flipped_back_by_an_action_then_used(fix_setup) -> None:
@@ -986,3 +989,126 @@ def test_no_flip_back_off_the_item_s_side_or_without_a_trait(fix_setup) -> None:
                     assert side == "focus" or (acts[0][0] == L.E_FLIP and acts[0][4] == 0)
                     later += 1
     assert first["primal"] == 0 and first["focus"] > 0 and later > 0
+
+
+# --------------------------------------------------------------------- ARCANA IV
+def ruler_reach(box: Sandbox, cell) -> dict[int, int]:
+    """The TILES a MOVE 3 without MOVE PENALTIES reaches from ``cell``: their DISTANCE to
+    the EXIT POINT r2c5 (the Tester's goal)."""
+    fld, dist, mv, ms = box.arrays[4], box.arrays[5], box.arrays[7], box.arrays[8]
+    nt, here, goal = int(ms[L.M_NTILES]), box.tile(cell), box.tile((2, 5))
+    row = (L.RULER_MOVE - 1) * nt + here
+    assert fld.shape[0] == nt
+    return {t: int(dist[t, goal]) for t in range(nt) if t != here and mv[row, t] >= 0}
+
+
+def test_the_ruler_moves_an_operative_three_tiles_away_from_its_goal(files) -> None:
+    """ "IV – The Ruler: MOVE an ENEMY 3 TILES ignoring MOVE PENALTIES": the HOSTILE plays
+    it at the start of the Tester's TURN one BORDER from the EXIT POINT: the Tester MOVES
+    (a MOVE 3, no penalties) to a TILE farthest from the EXIT POINT it can reach, then
+    takes its TURN.  From the OSP corner no TILE is 2 BORDERS farther: the card is kept."""
+    box = arcana_box(files)
+    box.place(TESTER, (1, 5))
+    box.hand(0, [])
+    box.hand(1, [L.A_RULER])
+    box.script([1] * 40)
+    reach = ruler_reach(box, (1, 5))
+    box.turn(TESTER)
+    assert played(box) == [(1, L.A_RULER, 0)] and box.holding(1) == []
+    first = next(r for r in box.events() if r[0] == L.E_MOVE)
+    assert int(first[3]) == TESTER and int(first[4]) == box.tile((1, 5))
+    assert reach[int(first[5])] == max(reach.values()) >= 1 + 2
+    box = arcana_box(files)
+    box.place(TESTER, (0, 0))
+    box.hand(0, [])
+    box.hand(1, [L.A_RULER])
+    box.script([1] * 40)
+    box.turn(TESTER)
+    assert played(box) == [] and box.holding(1) == [L.A_RULER]
+
+
+def test_the_ruler_s_move_provokes_sucker_punches_and_ambushes(files) -> None:
+    """The Ruler's MOVE is a MOVE: leaving a TILE with a REVEALED ENEMY grants its SUCKER
+    PUNCH (the Grunt's 1 WHITE die misses), and a THREAT on the TILE reached AMBUSHES the
+    Tester (a THREAT's TILE counts 2 BORDERS farther, so it is the one chosen)."""
+    box = arcana_box(files)
+    box.place(TESTER, (1, 5))
+    box.place(GRUNT1, (1, 5), revealed=True)
+    reach = ruler_reach(box, (1, 5))
+    far = max(reach.values())
+    near = [t for t, d in reach.items() if d == far - 1]
+    box.place(GRUNT2, box.cells[near[0]])  # a THREAT one BORDER short of the farthest
+    box.hand(0, [])
+    box.hand(1, [L.A_RULER])
+    box.script([1] * 40)
+    box.turn(TESTER)
+    assert played(box) == [(1, L.A_RULER, 0)]
+    assert box.stat(L.G_PUNCHES) >= 1 and box.stat(L.G_AMBUSHES) >= 1
+    amb = next(r for r in box.events() if r[0] == L.E_AMBUSH)
+    assert int(amb[3]) == GRUNT2 and int(amb[4]) == TESTER
+
+
+def test_the_conqueror_doubles_free_attacks_while_in_force(files) -> None:
+    """ "XI – The Conqueror: You or an ALLY may ATTACK twice for each ATTACK this ROUND":
+    with the HOSTILE's XI in force this ROUND, the Grunt's SUCKER PUNCH on the Tester
+    leaving its TILE is two ATTACKS (one SUCKER PUNCH spent, two 1-WHITE-die ROLLS, both
+    miss); without it, one."""
+    for in_force, rolls in ((1, 2), (0, 1)):
+        box = arcana_box(files)
+        box.place(TESTER, (0, 0))
+        box.place(GRUNT1, (0, 0), revealed=True)
+        box.hand(0, [])
+        box.hand(1, [])
+        box.g[L.G_CONQUEROR + 1] = in_force
+        box.script([1, 1, 1])
+        box.move(TESTER, (0, 1))
+        hits = [r for r in attacks(box) if int(r[3]) == GRUNT1]
+        assert len(hits) == rolls and box.dice_used() == rolls
+        assert box.stat(L.G_PUNCHES) == 1 and box.at(TESTER) == (0, 1)
+
+
+# --------------------------------------------------------------------- ACTIVE TRAITS
+def test_an_active_trait_attack_is_an_option_of_its_side(fix_setup, files) -> None:
+    """ "Active Traits": an ACTIVE TRAIT that is an ATTACK (``pool_attack``, the sample
+    Scrap Storm: "MELEE AREA ATTACK with the PRIMAL POOL") is an ACTION with the side's
+    POOL, RANGE 0: the Tinker's PRIMAL Whirl (option 3, after BARE HANDED; the FOCUS POOL
+    for SCOUTING moves to 4) is usable in PRIMAL only; as an AREA ATTACK on its own TILE
+    its 1 WHITE die (1 SUCCESS) hits both REVEALED Grunts (DEFENSE 1): both die."""
+    prof, opt = fix_setup.arrays[1], fix_setup.arrays[2]
+    focus, primal = TINKER * L.ROWS, TINKER * L.ROWS + L.MAX_LEVELS
+    assert prof[focus, L.F_NOPT] == prof[primal, L.F_NOPT] == 4
+    assert prof[focus, L.F_SCOUT] == focus * L.MAX_OPT + 4
+    whirl = 3
+    assert opt[primal * L.MAX_OPT + whirl, L.O_USABLE] == 1
+    assert opt[focus * L.MAX_OPT + whirl, L.O_USABLE] == 0
+    assert opt[primal * L.MAX_OPT + whirl, L.O_AREA] == 1
+    assert opt[primal * L.MAX_OPT + whirl, L.O_RANGE] == 0
+    assert fix_setup.extra.option_names[TINKER][whirl] == "Whirl"
+    box = Sandbox(fix_setup)
+    box.place(TINKER, (0, 2), side="primal")
+    box.place(F_GRUNT, (0, 2), revealed=True)
+    box.place(F_GRUNT + 1, (0, 2), revealed=True)
+    box.script([3])
+    box.area(TINKER, whirl, (0, 2))
+    assert box.dice_used() == 1
+    assert box.on(F_GRUNT) == L.ON_RESERVE and box.on(F_GRUNT + 1) == L.ON_RESERVE
+
+
+def test_overcommitting_for_secure_when_it_gives_the_higher_chance(files) -> None:
+    """ "Overcommitting": "Gain SECURE 1 on their ROLL".  The Tester in PRIMAL (1 WHITE +
+    1 BLACK, the Pistol's BLACK: 57% against the Boss's DEFENSE 3) OVERCOMMITS, and SECURE
+    1 (71%) beats a WHITE DIE (63%): it takes SECURE 1.  The dice WHITE 2, BLACK BOTCH,
+    BLACK 3: the BOTCH is ignored, 5 SUCCESSES WOUND the Boss, the Pistol is not FLIPPED;
+    the HOSTILE DRAWS 1 ARCANA after the ROLL."""
+    box = arcana_box(files, overcommit=True)
+    box.place(TESTER, (0, 0), side="primal")
+    box.place(BOSS, (0, 2), revealed=True)
+    box.hand(0, [])
+    box.hand(1, [])
+    box.script([6, 1, 6])
+    box.attack(TESTER, PISTOL, BOSS)
+    over = [(int(r[3]), int(r[4])) for r in box.events() if r[0] == L.E_OVERCOMMIT]
+    assert over == [(TESTER, L.OVER_SECURE)]
+    assert box.dice_used() == 3 and box.wounds(BOSS) == 1 and box.flipped(TESTER) == 0
+    assert len(box.holding(1)) == 1
+    assert any("OVERCOMMITS: SECURE 1" in line for line in box.lines())

@@ -160,8 +160,10 @@ def _check_abilities(value: dict[str, int]) -> dict[str, int]:
 #: is free text): ``flip_this_item_back`` an ITEM's ACTIVE BOTCH TRAIT that FLIPS it back
 #: (the sample Clogged Nozzle), ``flip_own_item_back`` an ACTIVE TRAIT that FLIPS one of
 #: the OPERATIVE's ITEMS back (Jury-Rig), ``empty_handling_pool`` a PASSIVE BOTCH TRAIT
-#: leaving the ITEM usable with its HANDLING POOL counted as empty (Bent Shaft).
-Effect = Literal["flip_this_item_back", "flip_own_item_back", "empty_handling_pool"]
+#: leaving the ITEM usable with its HANDLING POOL counted as empty (Bent Shaft),
+#: ``pool_attack`` an ACTIVE DASHBOARD TRAIT that is a MELEE ATTACK with the side's POOL
+#: and the TRAIT's ABILITIES (``area_attack``, ``stun``, ...: Scrap Storm).
+Effect = Literal["flip_this_item_back", "flip_own_item_back", "empty_handling_pool", "pool_attack"]
 
 
 class Trait(StrictModel):

@@ -17,6 +17,7 @@ from :func:`analyzer.games.degenesis.duel.option_chances` (the exact rolls of
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import heapq
 import re
@@ -42,6 +43,8 @@ from analyzer.games.degenesis.duel import (
     option_chances,
 )
 from analyzer.games.degenesis.match import layout as L
+from analyzer.games.degenesis.rolls import MAX_DICE
+from analyzer.games.degenesis.rules import load_dice
 from analyzer.games.degenesis.units import (
     AnyCard,
     ArmyList,
@@ -385,8 +388,29 @@ def concept_index(card: Operative) -> int:
     return ROMAN.index(head) if head in ROMAN else -1
 
 
+def overcommit_die() -> str:
+    """The DIE type the AIs add when they OVERCOMMIT a DIE (``match_nb.overcommit``): the
+    fewest BOTCH faces, then the most SUCCESSES (a BOTCH face counts -100)."""
+    faces = load_dice()
+    worth = {t: sum(f if f >= 0 else -100 for f in faces[t]) for t in ("white", "black", "fatal")}
+    return max(worth, key=lambda t: (worth[t], -list(worth).index(t)))
+
+
+def _overcommitted(o: Any) -> tuple[Any, Any]:
+    """Option ``o`` with the OVERCOMMIT DIE added (``o`` itself when the POOL is full) and
+    with SECURE 1 more ("Overcommitting")."""
+    die = overcommit_die()
+    dice = dict(o.dice)
+    dice[die] = dice.get(die, 0) + 1
+    more = dataclasses.replace(o, dice=dice) if sum(dice.values()) <= MAX_DICE else o
+    return more, dataclasses.replace(o, secure=o.secure + 1)
+
+
 def _write_option(opt: np.ndarray, pw: np.ndarray, row: int, o: Any, area: bool, stun: bool):
     succ = option_chances(o, L.MAX_DEF + 1)
+    more, secure = _overcommitted(o)
+    pw[row, L.PW_DIE : L.PW_DIE + L.MAX_DEF + 1] = option_chances(more, L.MAX_DEF + 1)[1]
+    pw[row, L.PW_SEC : L.PW_SEC + L.MAX_DEF + 1] = option_chances(secure, L.MAX_DEF + 1)[1]
     opt[row, L.O_USABLE] = int(o.usable)
     opt[row, L.O_ITEM] = o.item
     opt[row, L.O_RANGE] = o.range
@@ -416,12 +440,22 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
     """Profiles of an OPERATIVE by DASHBOARD side and POTENTIALS FLIPPED ("Dashboards",
     "Potentials", "Items", "Attack (Operative)"): the POTENTIALS FLIP from the last listed."""
     weapons = [i for i, it in enumerate(card.items) if it.is_weapon]
-    if len(weapons) + 2 > L.MAX_OPT:
-        raise InputError(f"{card.name}: at most {L.MAX_OPT - 2} WEAPONS in a mission")
+    # ACTIVE TRAITS that are ATTACKS ("Active Traits": an ACTION; ``pool_attack``)
+    moves = [
+        (name, t)
+        for name in ("focus", "primal")
+        for t in card.side(name).traits
+        if t.active and t.effect == "pool_attack"
+    ]
+    if len(weapons) + len(moves) + 2 > L.MAX_OPT:
+        raise InputError(
+            f"{card.name}: at most {L.MAX_OPT - 2} WEAPONS and ATTACK TRAITS in a mission"
+        )
     n_pot = len(card.potentials)
     if n_pot + 1 > L.MAX_LEVELS:
         raise InputError(f"{card.name}: at most {L.MAX_LEVELS - 1} POTENTIALS in a mission")
-    labels = [card.items[i].name for i in weapons] + ["BARE HANDED", "FOCUS POOL"]
+    labels = [card.items[i].name for i in weapons] + ["BARE HANDED"]
+    labels += [t.name for _, t in moves] + ["FOCUS POOL"]
     for level in range(n_pot + 1):
         face_up = [p.trait() for p in card.potentials[: n_pot - level]]
         for s, side_name in enumerate(("focus", "primal")):
@@ -432,7 +466,7 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
             item_traits: list[Trait | None] = [t for it in colour for t in it.traits]
             prow = u * L.ROWS + s * L.MAX_LEVELS + level
             prof[prow, : L.F_NOPT] = _stats(side.defense + armor, unit_traits + item_traits)
-            prof[prow, L.F_NOPT] = len(weapons) + 1
+            prof[prow, L.F_NOPT] = len(weapons) + 1 + len(moves)
             base = prow * L.MAX_OPT
             for k, i in enumerate(weapons):
                 it = card.items[i]
@@ -450,9 +484,14 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
                               _has(it.traits, "stun"))  # fmt: skip
             bare = _option("BARE HANDED", s == 1, -1, 0, False, side.pool, unit_traits)
             _write_option(opt, pw, base + len(weapons), bare, False, False)
+            for j, (owner, t) in enumerate(moves):  # a MELEE ATTACK with this side's POOL
+                o = _option(t.name, owner == side_name, -1, 0, False, side.pool, unit_traits)
+                _write_option(opt, pw, base + len(weapons) + 1 + j, o,
+                              "area_attack" in t.abilities, "stun" in t.abilities)  # fmt: skip
+            srow = base + len(weapons) + 1 + len(moves)
             scout = _option("FOCUS POOL", s == 0, -1, 0, False, side.pool, unit_traits)
-            _write_option(opt, pw, base + len(weapons) + 1, scout, False, False)
-            prof[prow, L.F_SCOUT] = base + len(weapons) + 1 if s == 0 else -1
+            _write_option(opt, pw, srow, scout, False, False)
+            prof[prow, L.F_SCOUT] = srow if s == 0 else -1
             prof[prow, L.F_FIX] = _fixes(card, weapons, side_name)
     return labels
 
@@ -529,7 +568,7 @@ def not_modelled(card: AnyCard) -> list[str]:
     for t in traits:
         if t is None:
             continue
-        if t.effect in ("flip_this_item_back", "flip_own_item_back") and t.active:
+        if t.effect in ("flip_this_item_back", "flip_own_item_back", "pool_attack") and t.active:
             continue
         if t.active or not t.abilities or set(t.abilities) - played:
             out.append(f"{card.name}: {t.name}")

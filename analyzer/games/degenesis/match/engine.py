@@ -35,14 +35,16 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (62, 108)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
-    "ARCANA IV The Ruler (dealt, drawn and held, never played); 0 The Adventurer played by "
+    "ARCANA IV The Ruler played by the HOSTILE only (at the start of an OPERATIVE's TURN); "
+    "0 The Adventurer played by "
     "the OPERATIVES only (for a MOVE that needs it); X The Heretic only at the start of a "
-    "TURN, on WEAPONS; XI The Conqueror "
-    "doubles ATTACK ACTIONS only (not FREE ATTACKS); the 9 ARCANA whose effects the "
+    "TURN, on WEAPONS; XI The Conqueror played on an ATTACK ACTION only (once in force it "
+    "doubles FREE ATTACKS too); the 9 ARCANA whose effects the "
     "rulebook does not print (not in the deck); VI The Healer's FLIP a FLESHWOUND / "
-    "revert a STAGE (only its NEGATE a WOUND)",
-    "OVERCOMMITTING for SECURE 1 (the AIs only add a DIE); INTEL's ARCANA",
-    "ACTIVE TRAITS and text-only TRAITS / POTENTIALS (listed per card below)",
+    "revert a STAGE (only its NEGATE a WOUND, at the WOUND)",
+    "INTEL's ARCANA",
+    "ACTIVE TRAITS other than ATTACKS with the side's POOL (pool_attack), and text-only "
+    "TRAITS / POTENTIALS (listed per card below)",
     "PICK UP / TRADE / DROP of ITEMS and carrying DEAD comrades",
     "BOTCH TRAITS other than an ACTION that FLIPS the ITEM back or an empty HANDLING POOL "
     "that is BARE HANDED's ATTACK (listed per card below)",

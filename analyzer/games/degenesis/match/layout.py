@@ -53,7 +53,10 @@ O_POOL = 6  # POOL_W entries: the roll vector
 OPT_COLS = O_POOL + POOL_W
 # PW: per option row, P(success) against DEFENSE 0..MAX_DEF, then P(BOTCH)
 PW_BOTCH = MAX_DEF + 1
-PW_COLS = MAX_DEF + 2
+PW_DIE = MAX_DEF + 2  # MAX_DEF + 1 entries: the chances with the OVERCOMMIT DIE added
+PW_SEC = PW_DIE + MAX_DEF + 1  # MAX_DEF + 1 entries: the chances with SECURE 1 more
+PW_COLS = PW_SEC + MAX_DEF + 1
+OVER_SECURE = 3  # the OVERCOMMIT "Gain SECURE 1" (0..2: a WHITE, BLACK, FATAL DIE added)
 
 # ------------------------------------------------ FLD: per TILE, static
 T_ELEV = 0
@@ -224,7 +227,8 @@ ARCANA_NAMES = (
     "XII The Abomination",
 )
 N_ARCANA = 13  # the deck: the 13 printed ARCANA (the other 9 of the 22 print no effect)
-A_ADVENTURER, A_MARTYR = 0, 3
+A_ADVENTURER, A_MARTYR, A_RULER = 0, 3, 4
+RULER_MOVE = 3  # IV The Ruler: "MOVE an ENEMY 3 TILES"
 A_CREATOR, A_MENTOR, A_SEEKER, A_HEALER, A_TRADITIONALIST = 1, 2, 5, 6, 7
 A_MEDIATOR, A_HERMIT, A_HERETIC, A_CONQUEROR, A_ABOMINATION = 8, 9, 10, 11, 12
 #: the ARCANA the AIs play; the others are dealt, drawn and held, never played
@@ -234,6 +238,7 @@ ARCANA_PLAYED = (
     A_MENTOR,
     A_SEEKER,
     A_MARTYR,
+    A_RULER,
     A_HEALER,
     A_TRADITIONALIST,
     A_MEDIATOR,

@@ -32,6 +32,7 @@ from analyzer.games.degenesis.match.layout import (
     A_MARTYR,
     A_MEDIATOR,
     A_MENTOR,
+    A_RULER,
     A_SEEKER,
     A_TRADITIONALIST,
     ABOMINATION_BOTCHES,
@@ -152,6 +153,7 @@ from analyzer.games.degenesis.match.layout import (
     ON_FIELD,
     ON_LEFT,
     ON_RESERVE,
+    OVER_SECURE,
     P_LIMIT,
     P_MOD,
     POL_GREEDY,
@@ -159,7 +161,10 @@ from analyzer.games.degenesis.match.layout import (
     POL_STRONG,
     POOL_W,
     PW_BOTCH,
+    PW_DIE,
+    PW_SEC,
     ROWS,
+    RULER_MOVE,
     S_ATTACKS,
     S_DEALT,
     S_DEATHS,
@@ -487,17 +492,17 @@ def hermit(un, ms, st, g, ev, rng, v):
 @njit((*CTX, i8, i8, i8), **KERNEL)
 def overcommit(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff):
     """ "Overcommitting": before a ROLL against DIFFICULTY ``diff`` the AI of ``u`` adds 1
-    DIE to the POOL copy (greedy: when the ROLL is an even chance, 15%..65%, the DIE with
-    the fewest BOTCH faces, then the most SUCCESSES: a DIE without BOTCH faces can only
-    help; random: one time in four, any DIE); ``settle_overcommit`` then lets the other
-    side DRAW."""
+    DIE to the POOL copy or gains SECURE 1 (greedy: when the ROLL is an even chance,
+    15%..65%, the DIE with the fewest BOTCH faces, then the most SUCCESSES, unless SECURE 1
+    gives the higher exact chance, ``PW_DIE`` / ``PW_SEC``; random: one time in four, any
+    DIE or SECURE 1); ``settle_overcommit`` then lets the other side DRAW."""
     side = un[u, U_SIDE]
     if ms[M_OVERCOMMIT] == 0 or diff < 0:
         return
     kind = -1
     if policy(ms, g, side) == POL_RANDOM:
         if pick(rng, 4) == 0:
-            kind = pick(rng, 3)
+            kind = pick(rng, 4)
     else:
         p = chance(pw, row, diff)
         if 0.15 <= p <= 0.65:
@@ -510,8 +515,14 @@ def overcommit(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u,
                 if worth > best:
                     best = worth
                     kind = t
+            d = min(max(diff, 0), MAX_DEF)
+            if pw[row, PW_SEC + d] > pw[row, PW_DIE + d] + 1e-12:
+                kind = OVER_SECURE
+    if kind == OVER_SECURE:
+        g[G_POOL + 3] += 1  # the POOL vector's SECURE (``rolls._encode_pool``: its limit)
     if kind >= 0:
-        g[G_POOL + kind] += 1
+        if kind != OVER_SECURE:
+            g[G_POOL + kind] += 1
         g[G_OVER] = 2 - side
         g[G_OVERCOMMITS] += 1
         log(g, ev, E_OVERCOMMIT, side, u, kind, 0, 0, 0, 0, 0, 0, 0)
@@ -767,6 +778,23 @@ def resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k,
     return total
 
 
+@njit((*CTX, i8, i8, i8, i8), **KERNEL)
+def free_attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile):
+    """A FREE ATTACK (a SUCKER PUNCH, an AMBUSH's ATTACK): one ATTACK on ``v``, twice while
+    XI The Conqueror is in force for ``u``'s side ("ATTACK twice for each ATTACK this
+    ROUND": it is played on an ATTACK ACTION, ``conquers``; the second only while ``u``,
+    its TARGET and its option are still there)."""
+    resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
+    if g[G_CONQUEROR + un[u, U_SIDE]] == 0 or g[G_END] >= 0:
+        return
+    if st[u, S_ON] != ON_FIELD or st[u, S_STUN] == 1:
+        return
+    if st[v, S_ON] != ON_FIELD or st[v, S_TILE] != tile:
+        return
+    if usable(un, opt, st, u, prow(un, st, u) * MAX_OPT + k):
+        resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
+
+
 @njit((*CTX, i8, i8), **KERNEL)
 def sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile):
     """ "Sucker Punch": every ENEMY on ``tile`` makes an immediate FREE ATTACK on ``u`` (once
@@ -786,7 +814,7 @@ def sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
             return
         st[e, S_PUNCH] += 1
         g[G_PUNCHES] += 1
-        resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, e, k, u, tile)
+        free_attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, e, k, u, tile)
 
 
 @njit((*CTX, i8, i8, i8, i8), **KERNEL)
@@ -813,7 +841,7 @@ def attack_once(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
 def conquers(un, ms, g, ev, rng, u):
     """ "XI – The Conqueror: You or an ALLY may ATTACK twice for each ATTACK this ROUND":
     ``u``'s side played it this ROUND, or plays it now, on its first ATTACK ACTION of the
-    ROUND (the AMBUSHES and SUCKER PUNCHES, FREE ATTACKS, stay single)."""
+    ROUND (the FREE ATTACKS after it are doubled too, ``free_attack``)."""
     return round_arcana(ms, g, ev, rng, un[u, U_SIDE], G_CONQUEROR, A_CONQUEROR, u)
 
 
@@ -851,7 +879,8 @@ def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, 
             continue
         k = best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, op)
         if k >= 0:
-            resolve(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, k, op, tile)
+            free_attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, k, op,
+                        tile)  # fmt: skip
 
 
 @njit(CTX, **KERNEL)
@@ -910,16 +939,13 @@ def move_rating(un, prof, st, u):
     return min(max(prof[prow(un, st, u), F_MOVE], 1), MAX_MOVE)
 
 
-@njit((*CTX, i8, i8), **KERNEL)
-def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest):
-    """A MOVE ACTION ("Move", "Movement", "Elevation", "Hard Terrain") along the cheapest
-    path: leaving a TILE with ENEMIES grants them SUCKER PUNCHES; an OPERATIVE entering a
-    THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``).
-    "0 – The Adventurer: You and your ALLIES ignore MOVE PENALTIES this ROUND": the
-    cheapest path without them while the unit's side has it in force."""
+@njit((*CTX, i8, i8, i8, i8), **KERNEL)
+def move_by(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest, rating, pen):
+    """``u`` MOVES to ``dest`` along the cheapest path of a MOVE ``rating`` (MOVE PENALTIES
+    counted if ``pen``): SUCKER PUNCHES on leaving a TILE with ENEMIES, AMBUSHES on
+    entering a THREAT's TILE (``move``; IV The Ruler's MOVE of an ENEMY, ``ruler``)."""
     start = st[u, S_TILE]
-    pen = 0 if g[G_ADVENTURER + un[u, U_SIDE]] == 1 else 1
-    base = path_base(mv, ms, start, dest, move_rating(un, prof, st, u), pen)
+    base = path_base(mv, ms, start, dest, rating, pen)
     if base < 0:
         return
     steps = path_len(mv, base, start, dest)
@@ -940,6 +966,18 @@ def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest)
                 return
             start = nxt
     log(g, ev, E_MOVE, side, u, start, st[u, S_TILE], steps, 0, 0, 0, 0, 0)
+
+
+@njit((*CTX, i8, i8), **KERNEL)
+def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest):
+    """A MOVE ACTION ("Move", "Movement", "Elevation", "Hard Terrain") along the cheapest
+    path: leaving a TILE with ENEMIES grants them SUCKER PUNCHES; an OPERATIVE entering a
+    THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``).
+    "0 – The Adventurer: You and your ALLIES ignore MOVE PENALTIES this ROUND": the
+    cheapest path without them while the unit's side has it in force."""
+    pen = 0 if g[G_ADVENTURER + un[u, U_SIDE]] == 1 else 1
+    rating = move_rating(un, prof, st, u)
+    move_by(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest, rating, pen)
 
 
 @njit((*CTX, i8), **KERNEL)
@@ -1644,12 +1682,43 @@ def heretic(un, prof, opt, pw, ms, st, g, ev, rng, u):
 
 
 @njit((*CTX, i8), **KERNEL)
+def ruler(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+    """ "IV – The Ruler: MOVE an ENEMY 3 TILES ignoring MOVE PENALTIES", played by the
+    HOSTILE at the start of OPERATIVE ``u``'s TURN: a MOVE 3 without MOVE PENALTIES of
+    ``u`` to the TILE it reaches farthest from its goal (its goal TILE, else the mission's
+    distance to the nearest goal: an extraction's EXIT POINTS; a THREAT's TILE counts 2 BORDERS
+    farther: the OPERATIVE is AMBUSHED there), when that is at least 2 BORDERS more than
+    now; SUCKER PUNCHES and AMBUSHES as on any MOVE."""
+    if ms[M_ARCANA] == 0 or not holds(g, 1, A_RULER) or st[u, S_ON] != ON_FIELD:
+        return
+    goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
+    here = st[u, S_TILE]
+    nt_ = ms[M_NTILES]
+    best = -1
+    bv = (dist[here, goal] if goal >= 0 else fld[here, T_GOAL]) + 1.5
+    for t in range(nt_):
+        if t == here or mv[(RULER_MOVE - 1) * nt_ + here, t] < 0:
+            continue
+        val = dist[t, goal] if goal >= 0 else fld[t, T_GOAL]
+        val += 2.0 if threats_on(un, st, t, -1) > 0 else 0.0
+        if val > bv:
+            bv = val
+            best = t
+    if best < 0 or not wants(ms, g, rng, 1):
+        return
+    if play_arcana(ms, g, ev, rng, 1, A_RULER, u):
+        move_by(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, best,
+                RULER_MOVE, 0)  # fmt: skip
+
+
+@njit((*CTX, i8), **KERNEL)
 def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
     st[u, S_EDGES] -= 1
     g[G_ACT] += 1
     log(g, ev, E_TURN, 0, u, st[u, S_EDGES], 0, 0, 0, 0, 0, 0, 0)
     heretic(un, prof, opt, pw, ms, st, g, ev, rng, u)
+    ruler(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
 
 
 @njit((I2, I1, i8), **KERNEL)

@@ -103,7 +103,8 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             card = L.ARCANA_NAMES[a] if a >= 0 else "nothing (the APOCALYPTIC TAROT is empty)"
             lines.append(f"  the {SIDES[int(row[2])]}S take {card} (for {DRAWN_FOR[b]})")
         elif kind == L.E_OVERCOMMIT:
-            lines.append(f"  {names[a]} OVERCOMMITS: +1 {DICE[b]} DIE")
+            what = "SECURE 1" if b == L.OVER_SECURE else f"+1 {DICE[b]} DIE"
+            lines.append(f"  {names[a]} OVERCOMMITS: {what}")
         elif kind == L.E_END:
             reason = L.END_REASONS[a] if 0 <= a < len(L.END_REASONS) else "?"
             lines.append(
