@@ -13,7 +13,14 @@ from analyzer.errors import InputError
 from analyzer.games.d20.match import layout as L
 from analyzer.games.d20.match.engine import ENGINE
 from analyzer.games.d20.match.sandbox import Sandbox
-from analyzer.match.contract import MATCH_TASK, check_engine, record_width, unit_width
+from analyzer.match import prepare
+from analyzer.match.contract import (
+    MATCH_TASK,
+    N_STANDARD,
+    check_engine,
+    record_width,
+    unit_width,
+)
 from analyzer.match.runner import run_records, trace_events
 from analyzer.rng import block_states
 
@@ -345,6 +352,102 @@ def test_greedy_brute_at_the_foot_climbs_toward_the_terminal():
     assert [r[9] for r in event_rows(box, L.E_MOVE)] == [3]
 
 
+TWO_WALLS = """
+name: Two walls
+table: {width: 120, height: 120}
+deployment: {kind: border}
+turn_limit: 8
+symmetric: false
+objective: {kind: elimination}
+elements:
+  - {name: first wall, x: 40, y: 30, w: 10, d: 2, height: 8, cover: heavy}
+  - {name: second wall, x: 40, y: Y2, w: 10, d: 2, height: 8, cover: heavy}
+"""
+
+
+def walls_box(tmp_path, y2, first_row):
+    """The Gunner (Movement 12, stand 1.25 cm) at the foot of the first of two 8 cm walls
+    (too high to climb over: a stop at the foot, a climb next turn); ``first_row``: the
+    row of the first wall among the elements (both orders are played)."""
+    text = TWO_WALLS.replace("Y2", str(y2))
+    if first_row == 1:
+        lines = text.splitlines()
+        lines[-2], lines[-1] = lines[-1], lines[-2]
+        text = "\n".join(lines) + "\n"
+    (tmp_path / "units.yaml").write_text(CARDS)
+    (tmp_path / "a.yaml").write_text(LIST_A)
+    (tmp_path / "b.yaml").write_text(LIST_B)
+    (tmp_path / "walls.yaml").write_text(text)
+    box = make(tmp_path, scenario="walls.yaml")
+    box.place(A0, 45, 30 - 1.25 - 0.01)
+    box.s[A0, L.S_CLIMB] = first_row + 1
+    return box
+
+
+@pytest.mark.parametrize("first_row", [0, 1])
+def test_a_climb_onto_a_second_high_element_waits_at_the_foot(tmp_path, first_row):
+    """A second 8 cm wall 1 cm beyond the first (y 33-35): the climb's landing (y 32 + 1.25
+    + 0.05) would put the stand on it and the move's line enters it, so the climb does not
+    happen, whatever the elements' order: the Gunner stays at the foot, still to climb.
+    (It used to stand on the first wall at the second one's foot, or land on the second.)"""
+    box = walls_box(tmp_path, 33, first_row)
+    box.move(A0, 45, 45)
+    assert box.pos(A0) == pytest.approx((45, 30 - 1.25 - 0.01))
+    assert box.s[A0, L.S_CLIMB] == first_row + 1
+    assert event_rows(box, L.E_MOVE)[0][9] == 2
+
+
+@pytest.mark.parametrize("first_row", [0, 1])
+def test_a_climb_lands_between_two_elements_with_room(tmp_path, first_row):
+    """The second wall 4.5 cm beyond the first (y 36.5-38.5): room for the stand, which
+    lands clear of the first wall (y 32 + 1.25 + 0.05 = 33.3), short of the second."""
+    box = walls_box(tmp_path, 36.5, first_row)
+    box.move(A0, 45, 45)
+    assert box.pos(A0) == pytest.approx((45, 33.3), abs=1e-6)
+    assert event_rows(box, L.E_MOVE)[0][9] == 3
+
+
+def raid_box(**options):
+    """The sample Chronos strike team (A) vs Genetic hunters (B) on the virus raid."""
+    sides = ENGINE.load_sides(
+        LISTS / "chronos_strike_team.yaml", LISTS / "genetic_hunters.yaml", None
+    )
+    return Sandbox(
+        ENGINE.prepare(
+            sides.cards,
+            sides.lists,
+            policies=("greedy", "greedy"),
+            options=options,
+            scenario="virus_raid",
+        )
+    )
+
+
+@pytest.mark.parametrize(("climb_next", "climbs"), [("must", True), ("may", False)])
+def test_a_figurine_at_the_foot_climbs_at_its_next_turn(climb_next, climbs):
+    """ "3.1 Movements": a figurine stopped at the foot "climbs it at its next turn"
+    (``climb_next`` = must).  Turn 4 of virus raid match 5 (seed 2026): the Attacker's Brute
+    at the foot of B's server racks (x 70-80, y 57-60) facing the Chronos team beyond
+    them; with ``climb_next`` = may (the old behaviour) the greedy Brute stays behind
+    the racks (it did so from turn 4 to turn 7)."""
+    box = raid_box(climb_next=climb_next)
+    brute = 6
+    box.set_attacker(1)
+    for i, (x, y) in enumerate([(41.8, 41.3), (45.7, 18.1), (42.0, 28.7), (48.2, 15.7)]):
+        box.place(i, x, y, facing=45)
+    box.place(4, 82.5, 55.1, facing=-135)  # Maïnomaï
+    box.place(5, 74.1, 74.9, facing=-135)  # Genetic SU
+    box.place(brute, 72.6, 61.3, facing=-135)
+    box.s[brute, L.S_CLIMB] = 2  # row 1: the point image of the racks (row 0)
+    box.movement_phase(1)
+    moves = [r for r in event_rows(box, L.E_MOVE) if r[3] == brute]
+    if climbs:
+        assert [r[9] for r in moves] == [3]
+        assert box.pos(brute)[1] < 57 - 1.25
+    else:
+        assert box.pos(brute) == (72.6, 61.3)
+
+
 def test_watchful_moves_half(files):
     box = make(files)
     box.place(A0, 60, 40)
@@ -411,9 +514,50 @@ def test_virus_takes_dl_minus_intelligence_turns(files):
     box2.place(A0, 102, 98.5)
     box2.place(A1, 105.5, 102)  # two helpers: +2, 3 turns
     box2.place(B0, 10, 110)
+    box2.g[L.G_PROGRESS] = 2  # (greedy helpers work on the phase they end the work)
     box2.action_phase(0)
     act = event_rows(box2, L.E_ACTION)[0]
-    assert (act[3], act[4], act[6]) == (3, A_HACK, 3)
+    assert (act[3], act[4], act[5], act[6]) == (3, A_HACK, 3, 3)
+    assert box2.g[L.G_OBJDONE] == 1
+
+
+@pytest.mark.parametrize(("progress", "workers"), [(0, 1), (1, 4), (3, 2)])
+def test_greedy_helpers_work_only_on_the_phase_they_end_it(files, progress, workers):
+    """AI, not a rule: the turns of work count whoever works, and helpers (+1 each, up to
+    +3, "Action Synergy on objects") only shorten the work on the phase it ends.  Five
+    Attackers in front of the DL 15 computer: the Hacker (Intelligence 10) leads; after
+    0 turns no help ends it now (15 - 10 - 3 = 2 > 1): he works alone and the others
+    keep their actions; after 1 turn three helpers end it (the Gunners 5 and the Slowpoke
+    4; the Brawler, Intelligence 3, does not work); after 3 turns one helper does."""
+    box = make(files, scenario="virus.yaml")
+    box.set_attacker(0)
+    box.g[L.G_PROGRESS] = progress
+    spots = [(98.5, 102), (102, 98.5), (105.5, 102), (102, 105.5), (98.5, 98.5)]
+    for i, (x, y) in zip((A_HACK, A0, A1, A_SLOW, A_BRAWL), spots, strict=True):
+        box.place(i, x, y)
+    box.place(B0, 10, 110)
+    box.action_phase(0)
+    act = event_rows(box, L.E_ACTION)[0]
+    assert (act[3], act[4]) == (workers, A_HACK)
+    assert box.g[L.G_OBJDONE] == (0 if progress == 0 else 1)
+    working = [i for i in (A_HACK, A0, A1, A_SLOW, A_BRAWL) if box.s[i, L.S_ACTED] == 1]
+    assert working == [A_HACK, A0, A1, A_SLOW][:workers]
+    assert box.s[A_BRAWL, L.S_ACTED] == 0
+
+
+def test_greedy_does_not_work_on_a_virus_it_cannot_finish(files):
+    """AI: on the last turn (8 of 8) the Hacker alone needs 15 - 10 = 5 turns: the virus
+    cannot be in by the turn limit, so the greedy Attacker does not work (it may act);
+    with 5 turns left it works."""
+    for turn, works in ((8, False), (4, True)):
+        box = make(files, scenario="virus.yaml")
+        box.set_attacker(0)
+        box.g[L.G_TURN] = turn
+        box.place(A_HACK, 98.5, 102)
+        box.place(B0, 10, 110)
+        box.action_phase(0)
+        assert len(event_rows(box, L.E_ACTION)) == (1 if works else 0)
+        assert box.g[L.G_PROGRESS] == (1 if works else 0)
 
 
 def test_who_starts_bonus_and_reroll(files):
@@ -546,3 +690,21 @@ def test_trace_names_a_won_retreat_as_a_retreat_not_a_normal_move():
         mover = lines[n].split(" tries")[0].strip()
         move = lines[n + 1].strip()
         assert move.startswith(f"{mover}: flees") or move.startswith(f"{mover}: backs away")
+
+
+@pytest.mark.slow
+def test_greedy_attacker_inserts_the_virus_in_the_trooper_mirror():
+    """AI: in the Trooper mirror on the virus raid (DL 15, Intelligence 5: 10 turns alone,
+    7 with three helpers, turn limit 10) the greedy Attacker used to rush every figurine
+    to the computer, where all worked and were shot: the virus was never in (0 of 2,000
+    matches, seed 2026, first player alternated) and the Attacker won 16.  Now one leads
+    the work early, the helpers fight until the phase their help ends it, and the
+    Attacker deploys at the front of its corner."""
+    sides = [LISTS / "trooper_section.yaml"] * 2
+    setup = prepare("d20", *sides, policies=("greedy", "greedy"), scenario="virus_raid",
+                    options={"first": "alternate"})  # fmt: skip
+    rec, _ = run_records(ENGINE, setup, 2000, 2026, threads=2)
+    done = int(rec[:, N_STANDARD + 1].sum())
+    attacker_wins = int((rec[:, 0] == rec[:, N_STANDARD] + 1).sum())
+    assert done >= 5
+    assert attacker_wins >= 100

@@ -120,6 +120,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "all_weapons": flag(),
     "dexterity_in_shot": flag(),
     "virus_min_turns": integer(0, 20),
+    "climb_next": choice("must", "may"),
     "cover_distance": number(0, 100),
     "take_cover_distance": number(0, 50),
     "standard_radius": number(0.5, 10),
@@ -138,6 +139,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "all_weapons": False,
     "dexterity_in_shot": True,
     "virus_min_turns": 1,
+    "climb_next": "must",
     "cover_distance": 5.0,
     "take_cover_distance": 5.0,
     "standard_radius": 1.25,
@@ -157,6 +159,8 @@ OPTION_HELP: dict[str, str] = {
     "all_weapons": "a figurine fires every gun in Reach at its one target (false: the best gun)",
     "dexterity_in_shot": "a shot adds Dexterity to the Shot skill (3.2 Shots)",
     "virus_min_turns": "least number of turns of an effective action when Intelligence >= DL",
+    "climb_next": "a figurine stopped at the foot of an element climbs it at its next turn "
+    "(must), or may move otherwise (may)",
     "cover_distance": "an element lower than the target gives cover within this many cm of it",
     "take_cover_distance": "take cover: the extra move and the radius around the arrival (cm)",
     "standard_radius": "radius (cm) of a standard round stand",
@@ -331,6 +335,7 @@ def compile_arrays(
     op[L.O_LOOK_DEPTH] = options["lookahead_depth"]
     op[L.O_LOOK_ROLLOUTS] = options["lookahead_rollouts"]
     op[L.O_VIRUS_MIN] = options["virus_min_turns"]
+    op[L.O_CLIMB_NEXT] = 1 if options["climb_next"] == "must" else 0
     op[L.O_CHECK] = int(options["check_invariants"])
     ecp, pge = tables()
     comp = Compiled(figs, sides, scen, scen_file, term, names, guns)

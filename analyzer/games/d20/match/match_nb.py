@@ -94,6 +94,7 @@ from analyzer.games.d20.match.layout import (
     M_WATCHFUL,
     MAX_FIG,
     O_ALL_WEAPONS,
+    O_CLIMB_NEXT,
     O_FAILED_ACTS,
     O_FIRST,
     O_FORCED,
@@ -761,6 +762,30 @@ def climb_end(ter, sc, k, r, x0, y0, tx, ty, ln):
     return d / ln
 
 
+@njit((I2, F2, F1, i8, i8, f8, f8, f8, f8, f8, f8), **INNER)
+def landing_clear(fi, ter, sc, i, kc, r, x0, y0, tx, ty, tl):
+    """Whether the climb of element ``kc`` by ``i`` (radius ``r``) from (x0, y0) toward
+    (tx, ty), landing at fraction ``tl`` of the move (``climb_end``), meets no second
+    element too high to climb over: none whose box the climb's line enters before the
+    landing, none that the landed stand would overlap ("3.1 Movements": one element is
+    climbed per turn).  Every element is looked at (the landing may lie beyond the
+    move's target, outside the ``near_path`` mask)."""
+    ex = x0 + (tx - x0) * tl
+    ey = y0 + (ty - y0) * tl
+    for k in range(int(sc[S_NTER])):
+        kind = ter[k, 6]
+        if k == kc or (kind != K_ELEMENT and kind != K_TERMINAL):
+            continue
+        if 2.0 * ter[k, 4] < fi[i, F_MOVE] or inside(ter, k, x0, y0):
+            continue
+        if ter[k, 0] - r < ex < ter[k, 2] + r and ter[k, 1] - r < ey < ter[k, 3] + r:
+            return False
+        tin, tout = seg_rect(x0, y0, ex, ey, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
+        if tin < tout:
+            return False
+    return True
+
+
 @njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), **INNER)
 def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     """Where a straight move of ``i`` toward (tx, ty) with ``budget`` cm ends: (x, y, stop,
@@ -783,6 +808,8 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     tlim = 1.0
     stop = 0
     elem = -1
+    kc = -1
+    tc = 0.0
     # the elements near the move (the others cannot act on it: skipped, same answer); none:
     # the loop below walks the whole segment at full speed (a cost of ln, else
     # budget / (1.0 * ln))
@@ -809,11 +836,11 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
             if tin > tout or tin >= tlim:
                 continue
             if s[i, S_CLIMB] == k + 1:
-                tlim = climb_end(ter, sc, k, r, x0, y0, tx, ty, ln)
-                stop = 3
-            else:
-                tlim = max(0.0, tin - 0.01 / ln)
-                stop = 2
+                kc = k  # its pending climb: decided below, once the nearest stop is known
+                tc = tin
+                continue
+            tlim = max(0.0, tin - 0.01 / ln)
+            stop = 2
             elem = k
             continue
         tin, tout = seg_rect(x0, y0, tx, ty, a0, a1, a2, a3)
@@ -822,6 +849,15 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
         tlim = max(0.0, tin - 0.01 / ln)
         stop = 2
         elem = k
+    if kc >= 0 and tc < tlim:
+        tl = climb_end(ter, sc, kc, r, x0, y0, tx, ty, ln)
+        if tl <= 0.0 or not landing_clear(fi, ter, sc, i, kc, r, x0, y0, tx, ty, tl):
+            # no landing beyond it (off the table, or on or across a second element too
+            # high to climb over): still at its foot, it climbs at a later turn
+            return x0, y0, 2, kc
+        tlim = tl
+        stop = 3
+        elem = kc
     t = 0.0
     if stop == 3:
         t = tlim
@@ -855,9 +891,6 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
         if stop == 2 and t < tlim - 1e-9:
             stop = 0
             elem = -1
-    if stop == 3 and t <= 0.0:
-        # no landing beyond it on the table: still at its foot, it climbs at a later turn
-        return x0, y0, 2, elem
     t_end = t
     for _ in range(80):
         x = x0 + (tx - x0) * t
@@ -1001,15 +1034,65 @@ def threat_now(fi, fr, ter, sc, ecp, p, s, i, x, y, watch):
     return t
 
 
+@njit((F2, F2, F1, F2, i8), **INNER)
+def near_terminal(fr, ter, sc, p, i):
+    k = int(sc[S_TERM])
+    dx = max(ter[k, 0] - p[i, P_X], 0.0, p[i, P_X] - ter[k, 2])
+    dy = max(ter[k, 1] - p[i, P_Y], 0.0, p[i, P_Y] - ter[k, 3])
+    return dist(dx, dy) <= fr[i, R_RADIUS] + 1.0
+
+
+@njit((I2, F2, F2, F1, I1, F2, I2, I1, i8), **INNER)
+def virus_pull(fi, fr, ter, sc, op, p, s, g, i):
+    """The greedy weight (0 or 1) of the computer for ``i`` ("3.5 Effective Actions",
+    inserting a virus; the work counts one turn per action phase and the turns needed
+    follow the workers of that phase).  0 unless ``i`` is an Attacker and the virus can
+    still be in by the turn limit with every living Attacker helping.  Then 1 for a
+    first worker (it gathers the turns of work), and for a helper (up to three: "Action
+    Synergy on objects") once the turns of work still needed with every helper are
+    within its own way there (turns of Movement) + 2: the helpers must be there on the
+    phase the work ends; until then they fight (``effective_action``)."""
+    side = fi[i, F_SIDE]
+    if sc[S_OBJ] != 1 or side != g[G_ATTACKER]:
+        return 0.0
+    alive = 0
+    best = -1
+    there = 0
+    lead = True  # no other figurine in front of the computer would lead the work
+    for q in range(fi.shape[0]):
+        if s[q, S_ALIVE] == 0 or fi[q, F_SIDE] != side:
+            continue
+        alive += 1
+        best = max(best, fi[q, F_INT])
+        if q != i and near_terminal(fr, ter, sc, p, q):
+            there += 1
+            if fi[q, F_INT] > fi[i, F_INT] or (fi[q, F_INT] == fi[i, F_INT] and q < i):
+                lead = False
+    left = g[G_MAXT] - g[G_TURN] + 1  # action phases left, this one included
+    need = max(int(sc[S_OBJ_DL]) - best - min(alive - 1, 3), op[O_VIRUS_MIN])
+    if g[G_PROGRESS] + left < need:
+        return 0.0
+    if there == 0 or (lead and near_terminal(fr, ter, sc, p, i)):
+        return 1.0  # the first worker, or the lead of the work
+    if there >= 4:
+        return 0.0
+    k = int(sc[S_TERM])
+    dx = max(ter[k, 0] - p[i, P_X], 0.0, p[i, P_X] - ter[k, 2])
+    dy = max(ter[k, 1] - p[i, P_Y], 0.0, p[i, P_Y] - ter[k, 3])
+    way = int(dist(dx, dy) / max(fi[i, F_MOVE], 1))
+    return 1.0 if need - g[G_PROGRESS] <= way + 2 else 0.0
+
+
 @njit(**INLINE)
-def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen):
+def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen, pull):
     """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
     (exact expected CP and removal chance from the roll tables) minus the weighted threat
     of the enemies next turn (cover and watchful counted), plus approach (weighted up by
     the turns begun idle, ``S_IDLE``) and objective terms.  ``posture`` 0 balanced,
     1 aggressive, 2 cautious (the lookahead's plans).  ``seen[j]``: the sightline from
     enemy ``j`` to where ``i`` stands now (``UNKNOWN`` until computed): the candidates
-    that end there (stay, ready to shoot, a blocked move) share it."""
+    that end there (stay, ready to shoot, a blocked move) share it.  ``pull``: the
+    Attacker's weight of the computer (``virus_pull``)."""
     here = x == p[i, P_X] and y == p[i, P_Y]
     side = fi[i, F_SIDE]
     ri = fr[i, R_RADIUS]
@@ -1092,7 +1175,8 @@ def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen):
         dy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
         dt = dist(dx, dy) - ri
         if side == g[G_ATTACKER]:
-            v += 6.0 if dt <= 1.0 else -0.25 * dt
+            # in front of it the figurine works instead of acting: its attack is not made
+            v += pull * (12.0 - off if dt <= 1.0 else -0.5 * dt)
         else:
             v -= 0.04 * max(dt - 15.0, 0.0)
     return v
@@ -1234,9 +1318,52 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         dy = py - y
         dl = dist(dx, dy)
         if dl > ri + 0.5:
-            n = add_cand(
-                wk, n, x + dx / dl * (dl - ri - 0.3), y + dy / dl * (dl - ri - 0.3), M_NORMAL, mv
-            )
+            tx = x + dx / dl * (dl - ri - 0.3)
+            ty = y + dy / dl * (dl - ri - 0.3)
+            n0 = n
+            n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
+            ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
+            if n > n0:
+                keep_walk(wk, n0, ex, ey, stop, elem)
+            if stop == 2:
+                # round the element in the way (a corner), as toward a target
+                qx, qy = detour(fr, ter, i, elem, x, y, tx, ty)
+                n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
+            elif dist(ex - tx, ey - ty) > 0.5 and dl - ri - 0.3 <= mv:
+                # its spot in front of the computer is taken: the nearest free one of
+                # eight around it (corners and sides, stand 0.3 cm off)
+                bd = BIG
+                bx = tx
+                by = ty
+                m = ri + 0.3
+                for q in range(8):
+                    if q < 4:
+                        qx = ter[k, 0] - m if q % 2 == 0 else ter[k, 2] + m
+                        qy = ter[k, 1] - m if q // 2 == 0 else ter[k, 3] + m
+                    else:
+                        qx = 0.5 * (ter[k, 0] + ter[k, 2])
+                        qy = 0.5 * (ter[k, 1] + ter[k, 3])
+                        if q == 4:
+                            qx = ter[k, 0] - m
+                        elif q == 5:
+                            qx = ter[k, 2] + m
+                        elif q == 6:
+                            qy = ter[k, 1] - m
+                        else:
+                            qy = ter[k, 3] + m
+                    free = True
+                    for j in range(fi.shape[0]):
+                        if j != i and s[j, S_ALIVE] == 1:
+                            if overlaps(qx - p[j, P_X], qy - p[j, P_Y], ri + fr[j, R_RADIUS]):
+                                free = False
+                                break
+                    dq = dist(qx - x, qy - y)
+                    if free and dq < bd:
+                        bd = dq
+                        bx = qx
+                        by = qy
+                if bd < BIG:
+                    n = add_cand(wk, n, bx, by, M_NORMAL, mv)
     if pol == POL_RANDOM:
         a = (roll_die(rng, 360) - 1) * math.pi / 180.0
         n = add_cand(wk, n, x + math.cos(a) * mv, y + math.sin(a) * mv, M_NORMAL, mv)
@@ -1362,6 +1489,29 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
     return found
 
 
+@njit((I2, F2, F2, F1, F2, I2, F2, i8, i8), **INNER)
+def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
+    """For a figurine at the foot of the element it stopped at (``S_CLIMB``), which "climbs
+    it at its next turn" ("3.1 Movements", option ``climb_next`` = must): one more
+    candidate straight across the element (from the side it stands at), and the walk of
+    every candidate (``keep_walk``: stop code 3 for those that climb it)."""
+    k = s[i, S_CLIMB] - 1
+    x = p[i, P_X]
+    y = p[i, P_Y]
+    mv = float(fi[i, F_MOVE])
+    ox = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
+    oy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
+    if oy >= ox:
+        n = add_cand(wk, n, x, y + (mv if y < ter[k, 1] else -mv), M_NORMAL, mv)
+    else:
+        n = add_cand(wk, n, x + (mv if x < ter[k, 0] else -mv), y, M_NORMAL, mv)
+    for q in range(n):
+        if wk[q, 6] != 1.0:
+            ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[q, 0], wk[q, 1], wk[q, 3])
+            keep_walk(wk, q, ex, ey, stop, elem)
+    return n
+
+
 @njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8, i8), **INNER)
 def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture):
     """The movement of one figurine ("3.1 Movements"): a figurine in HtH does not move (it
@@ -1396,10 +1546,26 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
     n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
     for j in range(fi.shape[0]):
         wk[SEEN, j] = UNKNOWN
+    climb = 0  # the candidates that climb, when the figurine must climb this turn
+    if op[O_CLIMB_NEXT] == 1 and s[i, S_CLIMB] > 0:
+        n = climb_cands(fi, fr, ter, sc, p, s, wk, i, n)
+        for k in range(n):
+            if wk[k, 7] == 3.0:
+                climb += 1
     c = 0
     if pol == POL_RANDOM:
-        c = pick(rng, n)
+        if climb > 0:
+            q = pick(rng, climb)
+            for k in range(n):
+                if wk[k, 7] == 3.0:
+                    if q == 0:
+                        c = k
+                        break
+                    q -= 1
+        else:
+            c = pick(rng, n)
     else:
+        pull = virus_pull(fi, fr, ter, sc, op, p, s, g, i)
         bv = -BIG
         for k in range(n):
             if wk[k, 6] == 1.0:
@@ -1408,15 +1574,19 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
             else:
                 x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
                 keep_walk(wk, k, x, y, stop, elem)
+            if climb > 0 and wk[k, 7] != 3.0:
+                continue
             dup = False
             for q in range(k):
+                if climb > 0 and wk[q, 7] != 3.0:
+                    continue
                 if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
                     dup = True
                     break
             if dup:
                 continue
             md = int(wk[k, 2])
-            v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, md, posture, wk[SEEN])
+            v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, md, posture, wk[SEEN], pull)
             if v > bv + 1e-9:
                 bv = v
                 c = k
@@ -1600,14 +1770,6 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     return bk, bt, bc
 
 
-@njit((F2, F2, F1, F2, i8), **INNER)
-def near_terminal(fr, ter, sc, p, i):
-    k = int(sc[S_TERM])
-    dx = max(ter[k, 0] - p[i, P_X], 0.0, p[i, P_X] - ter[k, 2])
-    dy = max(ter[k, 1] - p[i, P_Y], 0.0, p[i, P_Y] - ter[k, 3])
-    return dist(dx, dy) <= fr[i, R_RADIUS] + 1.0
-
-
 @njit((I2, F2, F2, F1, I1, F2, I2, I1, I2, U1, i8, i8), **INNER)
 def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
     """ "3.5 Effective Actions", inserting a virus: the attacker's figurines in front of the
@@ -1620,12 +1782,50 @@ def effective_action(fi, fr, ter, sc, op, p, s, g, ev, rng, side, pol):
     workers = 0
     lead = -1
     li = -1
+    alive = 0
+    best = -1
+    able = 0  # bit q: figurine q may work
     for i in range(fi.shape[0]):
-        if s[i, S_ALIVE] == 0 or fi[i, F_SIDE] != side or s[i, S_DONE] == 1:
+        if s[i, S_ALIVE] == 0 or fi[i, F_SIDE] != side:
             continue
-        if not near_terminal(fr, ter, sc, p, i) or in_hth(fi, fr, p, s, i):
+        alive += 1
+        best = max(best, fi[i, F_INT])
+        if s[i, S_DONE] == 1 or not near_terminal(fr, ter, sc, p, i) or in_hth(fi, fr, p, s, i):
             continue
         if pol == POL_RANDOM and pick(rng, 2) == 0:
+            continue
+        able |= 1 << i
+    if pol != POL_RANDOM:
+        # greedy: no work when the virus cannot be in by the turn limit even with every
+        # living Attacker helping (they fight instead); the best Intelligence leads,
+        # alone (the turns of work count whoever works), with helpers only on the phase
+        # they end the work (the fewest that do, up to three)
+        least = max(int(sc[S_OBJ_DL]) - best - min(alive - 1, 3), op[O_VIRUS_MIN])
+        if g[G_PROGRESS] + g[G_MAXT] - g[G_TURN] + 1 < least:
+            return
+        cnt = 0
+        for i in range(fi.shape[0]):
+            cnt += (able >> i) & 1
+        keep = 0
+        for h in range(4):
+            b = -1
+            for i in range(fi.shape[0]):
+                if (able >> i) & 1 == 1 and (keep >> i) & 1 == 0:
+                    if b < 0 or fi[i, F_INT] > fi[b, F_INT]:
+                        b = i
+            if b < 0:
+                break
+            if h == 0:
+                li = fi[b, F_INT]
+            elif g[G_PROGRESS] + 1 < max(int(sc[S_OBJ_DL]) - li - min(cnt - 1, 3), op[O_VIRUS_MIN]):
+                break  # even every helper there cannot end it this phase: they fight
+            keep |= 1 << b
+            if g[G_PROGRESS] + 1 >= max(int(sc[S_OBJ_DL]) - li - h, op[O_VIRUS_MIN]):
+                break  # enough helpers to end the work this phase
+        able = keep
+        li = -1
+    for i in range(fi.shape[0]):
+        if (able >> i) & 1 == 0:
             continue
         workers += 1
         s[i, S_DONE] = 1
@@ -1848,6 +2048,7 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
     w = sc[S_W]
     h = sc[S_H]
     depth = sc[S_DEPTH_A] if side == 0 else sc[S_DEPTH_B]
+    fwd = sc[S_OBJ] == 1 and side == g[G_ATTACKER] and pol != POL_RANDOM
     idx = 0
     cnt = 0
     for i in range(fi.shape[0]):
@@ -1868,7 +2069,18 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
                 u = (idx + 0.5) / cnt
                 v = 0.5 - 0.08 * tries if tries % 2 == 0 else 0.5 + 0.08 * tries
                 v = min(max(v, 0.05), 0.95)
-            if sc[S_DEPLOY] == 0:
+            if fwd and tries < 20:
+                # the Attacker of an objective scenario deploys at the front of its zone
+                # (its far corner), toward the objective: spaced 5.6 cm along both edges
+                o = 5.6 * ((idx + 1) // 2)
+                x = depth - r - 3.0 * tries - (o if idx % 2 == 1 else 0.0)
+                y = depth - r - 3.0 * tries - (o if idx % 2 == 0 else 0.0)
+                if sc[S_DEPLOY] == 0:
+                    x = r + u * (w - 2 * r)
+                    y = depth - r - 3.0 * tries
+                x = max(x, r)
+                y = max(y, r)
+            elif sc[S_DEPLOY] == 0:
                 x = r + u * (w - 2 * r)
                 y = r + v * max(depth - 2 * r, 0.0)
             else:

@@ -41,6 +41,8 @@ class Sandbox:
         self.g = np.zeros(L.G_COLS, dtype=np.int64)
         self.g[L.G_END] = -1
         self.g[L.G_TURN] = 1
+        op, sc = self.arrays[4], self.arrays[3]
+        self.g[L.G_MAXT] = op[L.O_MAXTURNS] if op[L.O_MAXTURNS] > 0 else int(sc[L.S_TURNS])
         self.g[L.G_TRACE] = 1
         self.dc = np.zeros(1, dtype=np.int64)
         self.rng = np.array([12345, 67890, 1, 2, 0, 0], dtype=np.uint64)
