@@ -235,3 +235,59 @@ def test_greedy_carry_delivers_the_supply_run_more_often() -> None:
     se = diff.std(ddof=1) / np.sqrt(drawn.sum())
     assert drawn.sum() > 500
     assert diff.mean() > 3.0 * se, (diff.mean(), se)
+
+
+def _best_shot(tmp: Path, wounds: tuple[int, int], vp: tuple[int, int], rnd: int, **opt: bool):
+    """Noelle's greedy choice (candidates as greedy play scores them) with Hilde and Raziel
+    (sample cards) in rifle range, ``wounds`` taken, the VP and the round set."""
+    setup = prepare(
+        _write_list(tmp, "A", ["Noelle"]),
+        _write_list(tmp, "B", ["Hilde", "Raziel"]),
+        options=MatchOptions(missions=False, **opt),
+    )
+    box = Sandbox(setup)
+    box.place("A", "Noelle", 45, 20)
+    box.place("B", "Hilde", 35, 45)
+    box.place("B", "Raziel", 55, 45)
+    box.MI[box.model("B", "Hilde"), L.MI_WOUNDS] = wounds[0]
+    box.MI[box.model("B", "Raziel"), L.MI_WOUNDS] = wounds[1]
+    box.start()
+    box.G[L.G_VP0], box.G[L.G_VP0 + 1] = vp
+    box.G[L.G_ROUND] = rnd
+    n = box.op(17, box.unit("A", "Noelle"), 2)  # OP_CANDIDATES, as greedy play lists them
+    c = box.C[:n]
+    best = c[np.argmax(c[:, L.C_SCORE])]
+    names = {box.model("B", "Hilde"): "Hilde", box.model("B", "Raziel"): "Raziel"}
+    shots = {names[int(r[L.C_TARGET])]: float(r[L.C_SCORE]) for r in c if r[L.C_KIND] == L.A_RANGED}
+    return int(best[L.C_KIND]), names.get(int(best[L.C_TARGET]), "-"), shots
+
+
+@pytest.mark.parametrize(("behind", "win_prob", "target"), [
+    (27, False, "Hilde"), (27, True, "Raziel"), (12, True, "Hilde"), (12, False, "Hilde"),
+])  # fmt: skip
+def test_win_prob_takes_the_kill_that_wins_in_the_last_round(
+    tmp_path: Path, behind: int, win_prob: bool, target: str
+) -> None:
+    # "End of the Game": more VP wins.  Round 6 (the last), side A 27 VP behind, Noelle
+    # (3 shots) with Hilde (24 points, DEF 2) and Raziel (30 points, DEF 3) at 1 HP each:
+    # Hilde is the likelier kill and the more expected VP, but only Raziel's 30 VP turn
+    # the game.  Scored by the chance of winning (``greedy_win_prob``) Noelle shoots
+    # Raziel; 12 VP behind either kill wins and she takes the likelier one, Hilde.
+    kind, name, _ = _best_shot(tmp_path, (7, 9), (0, behind), 6, greedy_win_prob=win_prob)
+    assert (kind, name) == (L.A_RANGED, target)
+
+
+def test_wound_kill_values_the_wounds_that_bring_a_kill_closer(tmp_path: Path) -> None:
+    # ``greedy_wound_kill``: wounds count by the kill chance they add.  Hilde (8 HP) hurt
+    # to 2 HP left, where Noelle's shots can kill her now or at the next shot, against
+    # Hilde unhurt, where a few wounds add little to her kill chance: the hurt Hilde's shot
+    # is worth more than the unhurt one's by a larger factor than in the linear reading
+    # (points per HP), and the option changes the scores at all.
+    ratios = []
+    for on in (False, True):
+        _, _, hurt = _best_shot(tmp_path, (6, 0), (0, 0), 1, greedy_wound_kill=on)
+        _, _, fresh = _best_shot(tmp_path, (0, 0), (0, 0), 1, greedy_wound_kill=on)
+        ratios.append((hurt["Hilde"], fresh["Hilde"]))
+    (h0, f0), (h1, f1) = ratios
+    assert f1 != f0
+    assert h1 / f1 > h0 / f0, ratios

@@ -71,6 +71,13 @@ class MatchOptions:
       cannot be finished pulls no further), and a pick-up that cannot be delivered in
       time is not worth an AP.  0: the former fixed pulls (0.2 VP/cm to the object, 0.3
       home).
+    * ``greedy_win_prob``: greedy scores the VP of a kill (and a wound) by the chance of
+      winning it adds: a normal approximation of the final VP margin around today's, its
+      spread shrinking with the VP still in play (units, bonus, missions) and the rounds
+      left (tempo), scaled so that a small gain at an even score counts its VP.
+    * ``greedy_wound_kill``: greedy values wounds through kill probability: the gain in
+      the chance that a second attack like this one kills the model, times the model's
+      points left, in place of the linear points per HP.
     """
 
     policy_a: str = "greedy"
@@ -92,6 +99,8 @@ class MatchOptions:
     greedy_tempo: bool = True
     greedy_press: bool = True
     greedy_carry: int = 150
+    greedy_win_prob: bool = False
+    greedy_wound_kill: bool = False
     check_invariants: bool = False
     round1_first: int = -1
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -132,6 +141,8 @@ MATCH_OPTION_KINDS: dict[str, OptionKind] = {
     "greedy_tempo": flag(),
     "greedy_press": flag(),
     "greedy_carry": integer(0, 300),
+    "greedy_win_prob": flag(),
+    "greedy_wound_kill": flag(),
     "check_invariants": flag(),
     # side forced to take the first activation of round 1: -1 by the rules, 0 A, 1 B
     "round1_first": choice(-1, 0, 1),
@@ -165,6 +176,8 @@ def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.n
     o[L.O_AI_TEMPO] = int(opt.greedy_tempo)
     o[L.O_AI_PRESS] = int(opt.greedy_press)
     o[L.O_AI_CARRY0 : L.O_AI_CARRY0 + 2] = opt.greedy_carry  # the same for both sides
+    o[L.O_AI_WINPROB0 : L.O_AI_WINPROB0 + 2] = int(opt.greedy_win_prob)
+    o[L.O_AI_WOUNDKILL0 : L.O_AI_WOUNDKILL0 + 2] = int(opt.greedy_wound_kill)
     return o
 
 

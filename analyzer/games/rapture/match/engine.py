@@ -86,6 +86,8 @@ OPTION_HELP = {
     "greedy_tempo": "greedy: in the last round, no value for later attacks nor acted threats",
     "greedy_press": "greedy: value the strike a kill prevents and the opposing carrier, close in",
     "greedy_carry": "greedy: % pull of a carry mission by the trip and rounds left (0: fixed)",
+    "greedy_win_prob": "greedy: score VP by the chance of winning they add (rounds, VP left)",
+    "greedy_wound_kill": "greedy: value wounds by the kill chance they add, not per HP",
     "check_invariants": "check the state after every activation (counted as violations)",
     "round1_first": "force the first activation of round 1: -1 by the rules, 0 A, 1 B",
 }

@@ -307,7 +307,11 @@ O_AI_TEMPO = O_AI_WINCAP + 1  # 1: no value for attacks after the last round
 O_AI_PRESS = O_AI_TEMPO + 1  # 1: value removing threats and carriers, closing in
 #: per side (side 0, side 1): % weight of the paced carry pull (0: the fixed pulls before it)
 O_AI_CARRY0 = O_AI_PRESS + 1
-O_COLS = O_AI_CARRY0 + 2
+#: per side: 1: greedy scores VP through the chance of winning (normal approximation)
+O_AI_WINPROB0 = O_AI_CARRY0 + 2
+#: per side: 1: greedy values wounds through the kill chance they add (not per HP)
+O_AI_WOUNDKILL0 = O_AI_WINPROB0 + 2
+O_COLS = O_AI_WOUNDKILL0 + 2
 
 # ------------------------------------------------------------------ trace
 (

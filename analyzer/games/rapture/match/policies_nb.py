@@ -139,6 +139,8 @@ from analyzer.games.rapture.match.layout import (
     O_AI_TEMPO,
     O_AI_THREAT,
     O_AI_WINCAP,
+    O_AI_WINPROB0,
+    O_AI_WOUNDKILL0,
     O_MAX_ROUNDS,
     O_MISSIONS,
     P_RANDOM,
@@ -224,6 +226,13 @@ SCORE_BEST = 2
 #: VP for rounding.
 WS_SLACK = 0.5
 BOUND_EPS = 1e-6
+#: ``greedy_win_prob``: spread (SD) of the final VP margin per VP still in play, at the
+#: start of the game (it shrinks with the square root of the share of rounds left)
+WIN_SPREAD = 0.15
+#: ``greedy_win_prob``: the least share of its VP a gain keeps when the game looks decided
+#: (so that a side far behind or far ahead still plays for VP)
+WIN_FLOOR = 0.2
+SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
 # -------------------------------------------------------------- exact tables
@@ -301,6 +310,8 @@ def kill_value_cap(X, t, side, cap):
             vp += MIS[k, M_VP]
         if wincap(X):
             vp = min(vp, cap)
+        if win_prob_on(X, side):
+            vp = win_value(X, side, vp)
     return vp
 
 
@@ -333,13 +344,69 @@ def decisive_vp(X, side):
     :func:`vph_of`) at most this much (``O_AI_WINCAP``)."""
     G = xG(X)
     o = 1 - side
-    left = G[G_POINTS0 + side] - G[G_DIS0 + o]  # side's list points not yet credited
-    if G[G_BONUS0 + o] == 0:
-        left += BONUS_VP
-    if xOPT(X)[O_MISSIONS] == 1 and G[G_DONE0 + o] == 0:
-        left += xMIS(X)[G[G_MIS0 + o], M_VP]
     lead = G[G_VP0 + side] - G[G_VP0 + o]
-    return max(float(left - lead + 1), 1.0)
+    return max(float(vp_still_open(X, o) - lead + 1), 1.0)
+
+
+@njit(**INLINE)
+def vp_still_open(X, side):
+    """The most VP ``side`` can still score: the opposing list points not yet credited to
+    it, its 30-point bonus, its mission's VP ("Victory Points", "Missions")."""
+    G = xG(X)
+    o = 1 - side
+    left = G[G_POINTS0 + o] - G[G_DIS0 + side]
+    if G[G_BONUS0 + side] == 0:
+        left += BONUS_VP
+    if xOPT(X)[O_MISSIONS] == 1 and G[G_DONE0 + side] == 0:
+        left += xMIS(X)[G[G_MIS0 + side], M_VP]
+    return left
+
+
+@njit(**INLINE)
+def win_prob_on(X, side):
+    """Greedy of ``side`` scores VP by the chance of winning (``O_AI_WINPROB0 + side``,
+    option ``greedy_win_prob``)."""
+    return xOPT(X)[O_AI_WINPROB0 + side] == 1
+
+
+@njit(**INNER)
+def win_outlook(X, side):
+    """``side``'s VP lead and the spread (SD) of the final margin around it ("End of the
+    Game": more VP wins): ``WIN_SPREAD`` x the VP still in play for both sides x the
+    square root of the share of rounds left, this one included (the tempo: the same lead
+    weighs more as the rounds and the VP still to score run out)."""
+    G = xG(X)
+    OPT = xOPT(X)
+    lead = float(G[G_VP0 + side] - G[G_VP0 + 1 - side])
+    open_vp = float(vp_still_open(X, side) + vp_still_open(X, 1 - side))
+    rounds = max(OPT[O_MAX_ROUNDS], 1)
+    left = min(max(rounds - G[G_ROUND] + 1, 1), rounds)
+    return lead, max(WIN_SPREAD * open_vp * math.sqrt(left / rounds), 1.0)
+
+
+@njit(**INLINE)
+def _phi(z):
+    return 0.5 * (1.0 + math.erf(z * 0.7071067811865476))
+
+
+@njit(**INNER)
+def win_value(X, side, vp):
+    """``vp`` gained now by ``side``, scored by the chance of winning it adds under a
+    normal approximation of the final margin (:func:`win_outlook`), scaled so that a small
+    gain at an even score counts its VP (sd x sqrt(2 pi) x the gain in P(win)); at least
+    ``WIN_FLOOR`` x ``vp``."""
+    lead, sd = win_outlook(X, side)
+    v = sd * SQRT_2PI * (_phi((lead + vp) / sd) - _phi(lead / sd))
+    return max(v, WIN_FLOOR * vp)
+
+
+@njit(**INNER)
+def win_slope(X, side):
+    """The value of one more VP for ``side`` under :func:`win_value` (the density of the
+    final margin at an even result, relative to its peak), at least ``WIN_FLOOR``."""
+    lead, sd = win_outlook(X, side)
+    z = lead / sd
+    return max(math.exp(-0.5 * z * z), WIN_FLOOR)
 
 
 @njit(**INLINE)
@@ -351,6 +418,9 @@ def vph_of(X, t, cap):
         pts = xUS(X)[xSI(X)[t, SI_UNIT], US_POINTS]
         if pts > cap:
             vph *= cap / pts
+    side = 1 - xSI(X)[t, SI_SIDE]
+    if win_prob_on(X, side):
+        vph *= win_slope(X, side)
     return vph
 
 
@@ -387,15 +457,58 @@ def attack_value_kv(X, n, h, t, ranged, cover, kv, vph):
     if n <= 0 or MI[t, MI_ALIVE] == 0:
         return 0.0, 0.0
     dfn, at, red = block_for(X, t, ranged, cover)
-    return _value_on(TAB, n, h, dfn, at, red, SI[t, SI_HP] - MI[t, MI_WOUNDS], vph, kv)
+    left = SI[t, SI_HP] - MI[t, MI_WOUNDS]
+    wk = wound_kill(X, 1 - SI[t, SI_SIDE])
+    return _value_on(TAB, n, h, dfn, at, red, left, vph, kv, wk)
 
 
 @njit(**INLINE)
-def _value_on(TAB, n, h, dfn, at, red, left, vph, kv):
-    """:func:`attack_value_kv` on a model with ``left`` HP, its block values known."""
-    ew = capped_mean(TAB, n, h, dfn, at, red, left)
+def wound_kill(X, side):
+    """Greedy of ``side`` values wounds through kill probability (``O_AI_WOUNDKILL0 +
+    side``, option ``greedy_wound_kill``)."""
+    return xOPT(X)[O_AI_WOUNDKILL0 + side] == 1
+
+
+@njit(**INLINE)
+def _value_on(TAB, n, h, dfn, at, red, left, vph, kv, wk):
+    """:func:`attack_value_kv` on a model with ``left`` HP, its block values known: half
+    the value of the wounds (``ALPHA``) plus the kill chance times the kill's VP.  The
+    wounds are worth their points per HP ``vph`` each, or with ``wk`` (option
+    ``greedy_wound_kill``) through the kill chance they add (:func:`_kill_gain`)."""
     pk = tail(TAB, n, h, dfn, at, left + red)
-    return ALPHA * vph * ew + pk * kv, pk
+    if not wk:
+        return ALPHA * vph * capped_mean(TAB, n, h, dfn, at, red, left) + pk * kv, pk
+    return ALPHA * vph * left * _kill_gain(TAB, n, h, dfn, at, red, left) + pk * kv, pk
+
+
+@njit(**INNER)
+def _kill_gain(TAB, n, h, dfn, at, red, left):
+    """``greedy_wound_kill``: how much an attack raises the chance that the model (``left``
+    HP) is killed by the attacks like it that it takes on average to kill it: E[p(left -
+    W)] - p(left), p(r) the chance that those further attacks deal r wounds (p(0) = 1).
+    The further attacks are pooled into one roll (their dice, block dice and damage
+    reductions added up; fewer attacks where the pool would exceed the exact tables).
+    With a linear p(r) = 1 - r/left this is the expected wounds per HP left, the linear
+    reading."""
+    if n <= 0 or left <= 0:
+        return 0.0
+    mean = capped_mean(TAB, n, h, dfn, at, red, MAX_DICE)
+    if mean < 1e-9:
+        return 0.0
+    more = max(np.int64(math.ceil(left / mean)) - 1, 1)
+    more = min(more, MAX_DICE // n)  # within the tables: a shorter horizon beyond them
+    if dfn > 0:
+        more = max(min(more, MAX_BLOCK // dfn), 1)
+    nr = min(n * more, MAX_DICE)
+    dr = min(dfn * more, MAX_BLOCK)
+    rr = red * more
+    gain = tail(TAB, n, h, dfn, at, left + red)  # the kill: p(0) = 1
+    above = np.float64(1.0)  # P(W - red >= w)
+    for w in range(left):
+        nxt = tail(TAB, n, h, dfn, at, w + 1 + red)
+        gain += (above - nxt) * tail(TAB, nr, h, dr, at, left - w + rr)
+        above = nxt
+    return gain - tail(TAB, nr, h, dr, at, left + rr)
 
 
 # ---------------------------------------------------------------- helpers
@@ -748,6 +861,8 @@ def prepare_values(X, u, W):
     d_rc, at_rc, red_rc = block_for(X, lead, np.bool_(True), np.int64(1))
     h_cc = MI[lead, MI_CS + ST_CCS]
     h_rng = MI[lead, MI_CS + ST_MMS]
+    wk = wound_kill(X, side)
+    wk_l = wound_kill(X, 1 - side)
     for t in range(SI.shape[0]):
         for c in range(W_COLS):
             W[t, c] = 0.0
@@ -763,12 +878,12 @@ def prepare_values(X, u, W):
         w_rng_cover = np.float64(0.0)
         if att > 0:
             dfn, at, red = block_for(X, t, np.bool_(False), np.int64(0))
-            w_cc, _ = _value_on(TAB, att, h_cc, dfn, at, red, hp_t, vph_t, kv)
+            w_cc, _ = _value_on(TAB, att, h_cc, dfn, at, red, hp_t, vph_t, kv, wk)
         if rof > 0:
             dfn, at, red = block_for(X, t, np.bool_(True), np.int64(0))
-            w_rng, _ = _value_on(TAB, rof, h_rng, dfn, at, red, hp_t, vph_t, kv)
+            w_rng, _ = _value_on(TAB, rof, h_rng, dfn, at, red, hp_t, vph_t, kv, wk)
             dfn, at, red = block_for(X, t, np.bool_(True), np.int64(1))
-            w_rng_cover, _ = _value_on(TAB, rof, h_rng, dfn, at, red, hp_t, vph_t, kv)
+            w_rng_cover, _ = _value_on(TAB, rof, h_rng, dfn, at, red, hp_t, vph_t, kv, wk)
         W[t, W_CC] = w_cc
         W[t, W_RNG] = w_rng
         W[t, W_RNG_COVER] = w_rng_cover
@@ -780,7 +895,7 @@ def prepare_values(X, u, W):
         v = np.float64(0.0)
         if att_t > 0:
             v, _ = _value_on(
-                TAB, att_t, MI[t, MI_CS + ST_CCS], d_cc, at_cc, red_cc, hp_l, vph_l, kv_l
+                TAB, att_t, MI[t, MI_CS + ST_CCS], d_cc, at_cc, red_cc, hp_l, vph_l, kv_l, wk_l
             )
         thr_cc = v * fac
         thr_rng = np.float64(0.0)
@@ -789,9 +904,9 @@ def prepare_values(X, u, W):
             rof_t = MI[t, MI_CS + ST_ROF]
             mms_t = MI[t, MI_CS + ST_MMS]
             if rof_t > 0:
-                v, _ = _value_on(TAB, rof_t, mms_t, d_rn, at_rn, red_rn, hp_l, vph_l, kv_l)
+                v, _ = _value_on(TAB, rof_t, mms_t, d_rn, at_rn, red_rn, hp_l, vph_l, kv_l, wk_l)
                 thr_rng = v * fac
-                v, _ = _value_on(TAB, rof_t, mms_t, d_rc, at_rc, red_rc, hp_l, vph_l, kv_l)
+                v, _ = _value_on(TAB, rof_t, mms_t, d_rc, at_rc, red_rc, hp_l, vph_l, kv_l, wk_l)
                 thr_rng_cover = v * fac
         W[t, W_REACH] = reach
         W[t, W_THR_CC] = thr_cc
