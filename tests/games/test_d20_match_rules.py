@@ -352,17 +352,14 @@ def test_greedy_brute_at_the_foot_climbs_toward_the_terminal():
     assert [r[9] for r in event_rows(box, L.E_MOVE)] == [3]
 
 
-TWO_WALLS = """
-name: Two walls
-table: {width: 120, height: 120}
-deployment: {kind: border}
-turn_limit: 8
-symmetric: false
-objective: {kind: elimination}
-elements:
+#: The test ground's header (table, turn limit) with two 8 cm walls, the second at y Y2.
+TWO_WALLS = (
+    SCENARIO.split("elements:")[0].replace("OBJ", "elimination")
+    + """elements:
   - {name: first wall, x: 40, y: 30, w: 10, d: 2, height: 8, cover: heavy}
   - {name: second wall, x: 40, y: Y2, w: 10, d: 2, height: 8, cover: heavy}
 """
+)
 
 
 def walls_box(tmp_path, y2, first_row):

@@ -1204,6 +1204,22 @@ def add_cand(wk, n, x, y, mode, budget):
     return n + 1
 
 
+@njit((I2, F2, F2, F1, F2, I2, F2, i8, i8, f8, f8, f8), **INNER)
+def add_walked(fi, fr, ter, sc, p, s, wk, i, n, tx, ty, mv):
+    """A normal move of ``i`` toward (tx, ty) as candidate ``n``, its walk kept; if the walk
+    stops at the foot of an element, a second candidate rounds it by a corner
+    (``detour``).  Returns the candidates and where the walk ended, with its stop code."""
+    n0 = n
+    n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
+    ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
+    if n > n0:
+        keep_walk(wk, n0, ex, ey, stop, elem)
+    if stop == 2:
+        qx, qy = detour(fr, ter, i, elem, p[i, P_X], p[i, P_Y], tx, ty)
+        n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
+    return n, ex, ey, stop
+
+
 @njit(**INLINE)
 def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
@@ -1262,14 +1278,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         if stand > 0.5:  # no token moves (a watchful movement in place is not one)
             tx = x + dx / dl * stand
             ty = y + dy / dl * stand
-            n0 = n
-            n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
-            ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
-            if n > n0:
-                keep_walk(wk, n0, ex, ey, stop, elem)
-            if stop == 2:
-                qx, qy = detour(fr, ter, i, elem, x, y, tx, ty)
-                n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
+            n, _, _, _ = add_walked(fi, fr, ter, sc, p, s, wk, i, n, tx, ty, mv)
             if which == 0:
                 n = add_cand(wk, n, x + dx / dl * stand, y + dy / dl * stand, M_WATCHFUL, 0.5 * mv)
     # covers: the far side of the two nearest elements from the enemies (one pass: the
@@ -1320,16 +1329,8 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
         if dl > ri + 0.5:
             tx = x + dx / dl * (dl - ri - 0.3)
             ty = y + dy / dl * (dl - ri - 0.3)
-            n0 = n
-            n = add_cand(wk, n, tx, ty, M_NORMAL, mv)
-            ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
-            if n > n0:
-                keep_walk(wk, n0, ex, ey, stop, elem)
-            if stop == 2:
-                # round the element in the way (a corner), as toward a target
-                qx, qy = detour(fr, ter, i, elem, x, y, tx, ty)
-                n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
-            elif dist(ex - tx, ey - ty) > 0.5 and dl - ri - 0.3 <= mv:
+            n, ex, ey, stop = add_walked(fi, fr, ter, sc, p, s, wk, i, n, tx, ty, mv)
+            if stop != 2 and dist(ex - tx, ey - ty) > 0.5 and dl - ri - 0.3 <= mv:
                 # its spot in front of the computer is taken: the nearest free one of
                 # eight around it (corners and sides, stand 0.3 cm off)
                 bd = BIG
