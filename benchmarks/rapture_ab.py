@@ -1,0 +1,79 @@
+"""Rapture strength ladder on the six sample mirror lists (``--first alternate``).
+
+``python benchmarks/rapture_ab.py SPEC N [SEED] [only=list,list] [option=value ...]``
+
+SPEC ``winprob`` / ``woundkill`` / ``both``: greedy with the option(s) against greedy
+without (per side, each side with them in half of the matches); ``random``: greedy
+against random; ``lookahead``: lookahead against greedy (each side in half).  Prints the
+score of the first named player (win 1, draw 1/2) with its 95% Wilson CI per list.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+import numpy as np
+
+from analyzer import paths
+from analyzer.games.rapture.match import engine as E
+from analyzer.games.rapture.match import layout as L
+from analyzer.match import contract as C
+from analyzer.match import prepare
+from analyzer.match.runner import run_records
+
+LISTS = [
+    "angels_band",
+    "angels_vanguard",
+    "icnun_hunters",
+    "icnun_raiders",
+    "survivors_patrol",
+    "survivors_snipers",
+]
+SLOTS = {
+    "winprob": [L.O_AI_WINPROB0],
+    "woundkill": [L.O_AI_WOUNDKILL0],
+    "both": [L.O_AI_WINPROB0, L.O_AI_WOUNDKILL0],
+}
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def main() -> None:
+    spec, n = sys.argv[1], int(sys.argv[2])
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 2026
+    extra = dict(a.split("=", 1) for a in sys.argv[4:])
+    only = extra.pop("only", "")
+    opts = {"first": "alternate", **extra}
+    for name in [x for x in LISTS if not only or x in only.split(",")]:
+        f = paths.system_config("rapture", "lists") / f"{name}.yaml"
+        t0 = time.time()
+        scores = []
+        for flip in (0, 1):  # flip 1: the scored player is side B
+            if spec in SLOTS:
+                setup = prepare("rapture", f, f, options=opts)
+                for slot in SLOTS[spec]:
+                    setup.arrays[5][slot + flip] = 1  # OPT, per side
+                    setup.arrays[5][slot + 1 - flip] = 0
+            else:
+                first, other = ("greedy", "random") if spec == "random" else (spec, "greedy")
+                pols = (other, first) if flip else (first, other)
+                setup = prepare("rapture", f, f, policies=pols, options=opts)
+            rec, _ = run_records(E.ENGINE, setup, n // 2, seed + flip, threads=2)
+            w = rec[:, C.R_WINNER]
+            scores.append(np.where(w == 0, 0.5, np.where(w == 1 + flip, 1.0, 0.0)))
+        s = np.concatenate(scores)
+        p = float(s.mean())
+        lo, hi = wilson(p, len(s))
+        rate = len(s) / (time.time() - t0)
+        print(f"{name:18s} {p:.3f} [{lo:.3f}, {hi:.3f}] n={len(s)} {rate:.0f}/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
