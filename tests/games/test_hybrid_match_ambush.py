@@ -165,3 +165,23 @@ def test_greedy_closes_a_door_that_hides_him_from_a_shooter(files) -> None:  # n
     box.cell[8, 7] = 1
     box.place(L_SHOOTER, 0, 0, "north")  # out of sight: no reason to close it
     assert box.close_doors(SENESCHAL, 2) == 0 and box.door_open(7, 8)
+
+
+# ------------------------------------------------------------------ greedy seeking (AI)
+def test_ambush_spot_doubles_with_the_enemy_ahead(files) -> None:  # noqa: F811
+    """ambush_seek: the Seneschal's square-blind ambush worth (0.4 x his Basic Firing
+    value at the Hybrid, 10 squares off: within sight 8 + the Hybrid's Movement 7) is
+    doubled where the Hybrid stands ahead of him, kept facing away; out of reach
+    (8 + 6 < 15 squares) both are nothing."""
+    box = fresh(files)
+    box.place(SENESCHAL, 8, 12, "north")
+    box.place(B_HYBRID, 8, 2, "south")
+    worth = box.ambush_spot(SENESCHAL, anywhere=True)
+    assert worth > 0 and abs(box.ambush_spot(SENESCHAL) - 2 * worth) <= 1
+    box.place(SENESCHAL, 8, 12, "south")
+    assert box.ambush_spot(SENESCHAL) == worth == box.ambush_spot(SENESCHAL, anywhere=True)
+    box.place(B_HYBRID, 8, 0, "south")
+    box.place(SENESCHAL, 8, 15, "north")  # 15 squares: still within 8 + 7
+    assert abs(box.ambush_spot(SENESCHAL) - 2 * worth) <= 1
+    box.arrays[0][B_HYBRID, L.F_MOVE] = 6  # 8 + 6 < 15
+    assert box.ambush_spot(SENESCHAL) == 0 == box.ambush_spot(SENESCHAL, anywhere=True)

@@ -138,3 +138,20 @@ def test_event_counters_trap_and_card_alternate(files) -> None:  # noqa: F811
     assert box.cell[2, 2] == 0 and box.g[L.G_EVENT_CARDS + 1] == 1
     box.event_counter(HYBRID)
     assert box.cell[9, 9] == 0 and box.g[L.G_EVENT_CARDS] == 1
+
+
+def test_greedy_walks_to_an_event_counter_with_event_seek(files) -> None:  # noqa: F811
+    """event_seek: greedy's plans ending on an Event counter its side may activate gain
+    the counter's worth (event_worth 2 wounds here, no Trap): the lone Hybrid ends his
+    turn on the counter 3 squares to his side and draws the Event Card; without the
+    option he walks on toward the enemy and the counter stays."""
+    for seek, taken in (("a", True), ("none", False)):
+        box = Sandbox(setup_with(files, event_seek=seek, event_worth=20))
+        box.place(HYBRID, 5, 12, "north")
+        box.place(B_HYBRID, 5, 0, "south")
+        box.cell[12, 2] = 4
+        box.g[L.G_EV_LEFT] = 1
+        box.activate(HYBRID)
+        assert (box.cell[12, 2] == 0) == taken
+        assert box.g[L.G_EVENT_CARDS] == (1 if taken else 0)
+        assert (box.pos(HYBRID) == (2, 12)) == taken

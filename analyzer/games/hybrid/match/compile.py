@@ -129,6 +129,8 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "aura": choice(*AURA_MODES),
     "mutation": choice(*MUTATION_MODES),
     "purulent_wound": choice(*PURULENT_WOUNDS),
+    "ambush_seek": choice(*MOVING_LEVELS),
+    "event_seek": choice(*MOVING_LEVELS),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -150,6 +152,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "aura": "deck",
     "mutation": "deck",
     "purulent_wound": "enemy",
+    "ambush_seek": "none",
+    "event_seek": "none",
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -183,6 +187,10 @@ OPTION_HELP: dict[str, str] = {
     "printed, kept if drawn), purulent (always held), none",
     "purulent_wound": "who takes Purulent Excrescence's wound when it is applied: enemy (an "
     "enemy in base contact) or host (the mutated warrior)",
+    "ambush_seek": "which sides' greedy values a Skilled Firing ambush by its square (an "
+    "enemy able to walk into view ahead of him): both, a, b, none (the same worth anywhere)",
+    "event_seek": "which sides' greedy values ending a turn on an Event counter it may "
+    "activate (its event_worth less the Trap's risk): both, a, b, none",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -390,6 +398,8 @@ def compile_arrays(
     sc[L.S_AURA_MODE] = AURA_MODES.index(options["aura"])
     sc[L.S_MUTATION_MODE] = MUTATION_MODES.index(options["mutation"])
     sc[L.S_PURULENT_HOST] = PURULENT_WOUNDS.index(options["purulent_wound"])
+    sc[L.S_AMBUSH_SEEK] = MOVING_LEVELS.index(options["ambush_seek"])
+    sc[L.S_EVENT_SEEK] = MOVING_LEVELS.index(options["event_seek"])
     sc[L.S_WINNER_CHOOSES] = int(options["winner_starts"])
     comp = Compiled(figs, sides, mission, mission_file)
     return (fi, mp, obj, sc, class_table()), comp

@@ -141,6 +141,7 @@ from analyzer.games.hybrid.match.layout import (
     POL_STRONG,
     S_ALIVE,
     S_AMBUSH,
+    S_AMBUSH_SEEK,
     S_APS_ROUND,
     S_AURA,
     S_AURA_MODE,
@@ -150,6 +151,7 @@ from analyzer.games.hybrid.match.layout import (
     S_CLOSE_DOORS,
     S_DEALT,
     S_DONE,
+    S_EVENT_SEEK,
     S_EVENT_WORTH,
     S_FACE,
     S_FIRST,
@@ -291,7 +293,7 @@ ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
 OP_BLOCK, OP_STRIKE, OP_FIRE, OP_MOVE, OP_ACTIVATE, OP_ROUND = 0, 1, 2, 3, 4, 5
 OP_SIGHT, OP_CHECK, OP_COST, OP_KNOCK, OP_SACRIFICE, OP_DASH = 6, 7, 8, 9, 10, 11
 OP_AMBUSH, OP_INFILTRATE, OP_CLOSE, OP_DEAL, OP_EVENT = 12, 13, 14, 15, 16
-OP_EQUIP, OP_MUTATE = 17, 18
+OP_EQUIP, OP_MUTATE, OP_SPOT = 17, 18, 19
 #: Greedy's worth of keeping one Action point in the hand (a card is played when its
 #: points raise the expected worth of the roll by more than this per point).
 CARD_KEEP = 0.12
@@ -1029,6 +1031,27 @@ def play_cards(fi, s, tab, sc, g, rng, ev, i, j, asl, andice, wounds, vs_fire, a
 
 
 @njit(cache=True, _nrt=False)
+def event_value(fi, sc, tab, s, g, i):
+    """Greedy's worth of activating an Event counter: ``event_worth`` tenths of a wound
+    for an Event Card, less the chance of a Trap's wound (a Natural Roll at SL + 3
+    failed) weighted like his plans (1 + points / 20)."""
+    pp, ps, _pf, _pc = probs(tab, ONE, base_sl(fi, s, i) + 3, ONE)
+    p_trap = g[G_TRAPS_LEFT] / g[G_EV_LEFT]
+    worth = sc[S_EVENT_WORTH] / 10.0 * (1.0 - p_trap)
+    return worth - p_trap * (1.0 - pp - ps) * (1.0 + fi[i, F_POINTS] / 20.0)
+
+
+@njit(cache=True, _nrt=False)
+def event_under(sc, cell, z, x, y):
+    """Whether a base of ``z`` squares on anchor (x, y) covers a face-down Event counter."""
+    for yy in range(y, y + z):
+        for xx in range(x, x + z):
+            if cell[yy, xx] == 4 or cell[yy, xx] == 5:
+                return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i):
     """ "Event counters": a warrior ending his turn on one may activate it, unless his
     side activated the last one (the sides alternate); flipped, it is a Trap ("Trap
@@ -1051,10 +1074,7 @@ def event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i):
     if c < 0:
         return
     sl = base_sl(fi, s, i) + 3
-    pp, ps, _pf, _pc = probs(tab, ONE, sl, ONE)
-    p_trap = g[G_TRAPS_LEFT] / g[G_EV_LEFT]
-    worth = sc[S_EVENT_WORTH] / 10.0 * (1.0 - p_trap)
-    worth -= p_trap * (1.0 - pp - ps) * (1.0 + fi[i, F_POINTS] / 20.0)
+    worth = event_value(fi, sc, tab, s, g, i)
     if g[G_ROLL] == 0 and policy_of(sc, fi, i) == POL_RANDOM:
         if pick(rng, np.int64(2)) == 1:
             return
@@ -1496,19 +1516,50 @@ def ambush(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, j, before):
 
 
 @njit(cache=True, _nrt=False)
+def may_walk_into_view(fi, s, i, j):
+    """Whether ``j`` is a living enemy of ``i`` within sight range plus his Movement."""
+    if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+        return False
+    return chebyshev(fi, s, i, j) <= SIGHT + fi[i, F_LYNX] + movement_now(fi, s, j)
+
+
+@njit(cache=True, _nrt=False)
 def ambush_worth(fi, s, tab, sc, wk, i):
     """Greedy's worth of an ambush by ``i``: 0.4 x his best Basic Firing value at an
     enemy who could walk into view (within sight range plus the enemy's Movement)."""
     best = 0.0
     for j in range(fi.shape[0]):
-        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
-            continue
-        if chebyshev(fi, s, i, j) > SIGHT + fi[i, F_LYNX] + movement_now(fi, s, j):
+        if not may_walk_into_view(fi, s, i, j):
             continue
         v = fire_table(fi, s, tab, sc, wk, i, j, ONE, ZERO)
         if v > best:
             best = v
     return 0.4 * best
+
+
+@njit(cache=True, _nrt=False)
+def ambush_spot(fi, s, tab, sc, wk, i, worth):
+    """Greedy's worth of an ambush where ``i`` now stands (option ``ambush_seek``): the
+    square-blind ``worth`` (:func:`ambush_worth`) raised by the share of the enemies
+    within sight range plus their Movement of this square who stand ahead of him (in the
+    directions of his 90-degree field of vision, whatever the range), up to twice it:
+    the squares enemies will walk into view of are sought."""
+    near = 0
+    ahead = 0
+    for j in range(fi.shape[0]):
+        if not may_walk_into_view(fi, s, i, j):
+            continue
+        near += 1
+        seen = False
+        for yy in range(s[j, S_Y], s[j, S_Y] + fi[j, F_SIZE]):
+            for xx in range(s[j, S_X], s[j, S_X] + fi[j, F_SIZE]):
+                if in_fov(fi, s, i, xx, yy):
+                    seen = True
+        if seen:
+            ahead += 1
+    if near == 0:
+        return worth
+    return worth * (1.0 + ahead / near)
 
 
 @njit(cache=True, _nrt=False)
@@ -2335,6 +2386,11 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     amb_w = 0.0
     if sc[S_SKILLED_FIRING] == 1 and fi[i, F_F] > 0 and level_now(fi, s, i, COL_F) >= 3:
         amb_w = ambush_worth(fi, s, tab, sc, wk, i)
+    seek_amb = amb_w > 0.0 and (sc[S_AMBUSH_SEEK] >> fi[i, F_SIDE]) & 1 == 1
+    ev_w = 0.0  # Event counters sought (option event_seek): worth of ending on one
+    if g[G_EV_LEFT] > 0 and g[G_EV_LAST] != fi[i, F_SIDE] + 1:
+        if (sc[S_EVENT_SEEK] >> fi[i, F_SIDE]) & 1 == 1:
+            ev_w = event_value(fi, sc, tab, s, g, i)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     field(fi, mp, cell, sc, s, wk, i, goal)
     here = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
@@ -2449,6 +2505,8 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
             if goal == 1 and dist == 0:
                 npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, 50.0 - 0.1 * c)
             dg = danger(fi, s, sc, i, x, y)
+            if ev_w > 0.0 and event_under(sc, cell, z, x, y):
+                prog += ev_w  # every plan ending on the counter may activate it
             if c <= mv:
                 if can_fire:
                     s[i, S_X] = x
@@ -2465,11 +2523,12 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     s[i, S_Y] = y
                     s[i, S_FACE] = fbest
                     ok = ambush_ok(fi, mp, cell, occ, s, sc, i)
+                    aw = ambush_spot(fi, s, tab, sc, wk, i, amb_w) if ok and seek_amb else amb_w
                     s[i, S_X] = x0
                     s[i, S_Y] = y0
                     s[i, S_FACE] = f0
-                    if ok:
-                        npl = add_plan(plans, npl, K_AMBUSH, 3, st, -1, amb_w + prog - 0.1 * dg)
+                    if ok and aw > 0.0:
+                        npl = add_plan(plans, npl, K_AMBUSH, 3, st, -1, aw + prog - 0.1 * dg)
                 if fi[i, F_DC] > 0:
                     npl = add_plan(plans, npl, K_DEFEND, 0, st, -1, prog + 0.05 * dg)
             else:
@@ -3357,6 +3416,12 @@ def run_block(
             deal_cards(g, rng, ev)
         elif code == OP_EQUIP:
             deal_equipment(fi, sc, s, g, rng, ev)
+        elif code == OP_SPOT:  # greedy's ambush worth x 1000 where a stands
+            clear_fire_table(fi, wk)
+            v = ambush_worth(fi, s, tab, sc, wk, a)
+            if b == 0:
+                v = ambush_spot(fi, s, tab, sc, wk, a, v)
+            return np.int64(v * 1000.0 + 0.5)
         elif code == OP_MUTATE:
             mutate(fi, sc, s, g, occ, ev, a)
         elif code == OP_EVENT:

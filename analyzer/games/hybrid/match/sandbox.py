@@ -192,6 +192,13 @@ class Sandbox:
 
         return self._op(M.OP_AMBUSH, i)
 
+    def ambush_spot(self, i: int, anywhere: bool = False) -> int:
+        """Greedy's worth x 1000 of an ambush by ``i`` where he stands (``ambush_seek``),
+        or (``anywhere``) the square-blind worth without it."""
+        from analyzer.games.hybrid.match import match_nb as M
+
+        return self._op(M.OP_SPOT, i, int(anywhere))
+
     def in_ambush(self, i: int) -> int:
         return int(self.s[i, L.S_AMBUSH])
 
