@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from bench_match_revisions import ROOT, export_base
+from bench_match_revisions import ROOT, export_base, paired_runs
 
 from analyzer import paths
 
@@ -82,36 +81,7 @@ def main() -> None:
         engine.run(setups[name], 16, 1)  # compile or load, warm up
     print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base})")
 
-    ratios: list[float] = []
-    cpu_ratios: list[float] = []
-    per_act: dict[str, list[float]] = {"base": [], "new": []}
-    identical = True
-    for k in range(args.pairs):
-        order = ("base", "new") if k % 2 == 0 else ("new", "base")
-        records = {}
-        cpu: dict[str, float] = {}
-        for name in order:
-            start = time.perf_counter()
-            cpu_start = time.thread_time()
-            rec, urec, activations = engines[name].run(setups[name], args.matches, 1000 + k)
-            cpu[name] = (time.thread_time() - cpu_start) / activations
-            per_act[name].append(1e6 * (time.perf_counter() - start) / activations)
-            records[name] = (rec, urec)
-        ratios.append(per_act["base"][-1] / per_act["new"][-1])
-        cpu_ratios.append(cpu["base"] / cpu["new"])
-        identical &= all(
-            np.array_equal(a, b) for a, b in zip(records["base"], records["new"], strict=True)
-        )
-    q1, median, q3 = statistics.quantiles(ratios, n=4)
-    print(
-        f"{args.policy} on {args.scenario}: base {statistics.median(per_act['base']):.2f} "
-        f"us/activation, new {statistics.median(per_act['new']):.2f} us/activation; speed-up "
-        f"{median:.3f}x (quartiles {q1:.3f}-{q3:.3f}, {args.pairs} pairs of "
-        f"{args.matches} matches, one thread)"
-    )
-    q1, median, q3 = statistics.quantiles(cpu_ratios, n=4)
-    print(f"{args.policy}, CPU time of the thread: speed-up {median:.3f}x ({q1:.3f}-{q3:.3f})")
-    print("records:", "identical" if identical else "different (the engines play differently)")
+    paired_runs(engines, setups, args.pairs, args.matches, f"{args.policy} on {args.scenario}")
 
 
 if __name__ == "__main__":

@@ -88,6 +88,48 @@ class Engine:
         return own, own_u, int(rec[:, 6].sum())  # contract.R_ACTIVATIONS
 
 
+def paired_runs(engines: dict, setups: dict, pairs: int, matches: int, label: str) -> None:
+    """Play ``pairs`` alternating runs of ``matches`` on one thread with the ``base`` and
+    ``new`` engines (each with ``run(setup, matches, seed) -> (rec, urec, activations)``)
+    and print the median paired speed-up of the time per activation, wall and CPU time of
+    the thread, with quartiles, and whether the records were identical."""
+    ratios: list[float] = []
+    cpu_ratios: list[float] = []
+    per_act: dict[str, list[float]] = {"base": [], "new": []}
+    cpu_per_act: dict[str, list[float]] = {"base": [], "new": []}
+    identical = True
+    for k in range(pairs):
+        order = ("base", "new") if k % 2 == 0 else ("new", "base")
+        records = {}
+        for name in order:
+            start = time.perf_counter()
+            cpu_start = time.thread_time()  # one thread: the matches run on this one
+            rec, urec, activations = engines[name].run(setups[name], matches, 1000 + k)
+            cpu = time.thread_time() - cpu_start
+            wall = time.perf_counter() - start
+            per_act[name].append(1e6 * wall / activations)
+            cpu_per_act[name].append(1e6 * cpu / activations)
+            records[name] = (rec, urec)
+        ratios.append(per_act["base"][-1] / per_act["new"][-1])
+        cpu_ratios.append(cpu_per_act["base"][-1] / cpu_per_act["new"][-1])
+        identical &= all(
+            np.array_equal(a, b) for a, b in zip(records["base"], records["new"], strict=True)
+        )
+    q1, median, q3 = statistics.quantiles(ratios, n=4)
+    print(
+        f"{label}: base {statistics.median(per_act['base']):.2f} us/activation, "
+        f"new {statistics.median(per_act['new']):.2f} us/activation; speed-up "
+        f"{median:.3f}x (quartiles {q1:.3f}-{q3:.3f}, {pairs} pairs of "
+        f"{matches} matches, one thread)"
+    )
+    q1, median, q3 = statistics.quantiles(cpu_ratios, n=4)
+    print(
+        f"{label}, CPU time of the thread (leaves out time the virtual machine's host "
+        f"took the core away): speed-up {median:.3f}x (quartiles {q1:.3f}-{q3:.3f})"
+    )
+    print("records:", "identical" if identical else "different (the engines play differently)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="git revision to compare against")
@@ -110,42 +152,7 @@ def main() -> None:
         engine.run(setups[name], 64, 1)  # compile or load, warm up
     print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base})")
 
-    ratios: list[float] = []
-    cpu_ratios: list[float] = []
-    per_act: dict[str, list[float]] = {"base": [], "new": []}
-    cpu_per_act: dict[str, list[float]] = {"base": [], "new": []}
-    identical = True
-    for k in range(args.pairs):
-        order = ("base", "new") if k % 2 == 0 else ("new", "base")
-        records = {}
-        for name in order:
-            engine = engines[name]
-            start = time.perf_counter()
-            cpu_start = time.thread_time()  # one thread: the matches run on this one
-            rec, urec, activations = engine.run(setups[name], args.matches, 1000 + k)
-            cpu = time.thread_time() - cpu_start
-            wall = time.perf_counter() - start
-            per_act[name].append(1e6 * wall / activations)
-            cpu_per_act[name].append(1e6 * cpu / activations)
-            records[name] = (rec, urec)
-        ratios.append(per_act["base"][-1] / per_act["new"][-1])
-        cpu_ratios.append(cpu_per_act["base"][-1] / cpu_per_act["new"][-1])
-        identical &= all(
-            np.array_equal(a, b) for a, b in zip(records["base"], records["new"], strict=True)
-        )
-    q1, median, q3 = statistics.quantiles(ratios, n=4)
-    print(
-        f"{args.policy}: base {statistics.median(per_act['base']):.2f} us/activation, "
-        f"new {statistics.median(per_act['new']):.2f} us/activation; speed-up "
-        f"{median:.3f}x (quartiles {q1:.3f}-{q3:.3f}, {args.pairs} pairs of "
-        f"{args.matches} matches, one thread)"
-    )
-    q1, median, q3 = statistics.quantiles(cpu_ratios, n=4)
-    print(
-        f"{args.policy}, CPU time of the thread (leaves out time the virtual machine's host "
-        f"took the core away): speed-up {median:.3f}x (quartiles {q1:.3f}-{q3:.3f})"
-    )
-    print("records:", "identical" if identical else "different (the engines play differently)")
+    paired_runs(engines, setups, args.pairs, args.matches, args.policy)
 
 
 if __name__ == "__main__":
