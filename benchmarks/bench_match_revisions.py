@@ -1,17 +1,19 @@
-"""Match-engine speed of the working tree against an earlier git revision, in one process.
+"""Match-engine speed of the working tree against an earlier git revision, in one process,
+for any engine (``--system``, default rapture).
 
 These machines are shared and noisy: two runs of the same code minutes apart can differ
 by 30%. So both engines run in the same process, alternating short runs of the same
-matches, and the figure is the median of the paired ratios (with its quartiles).
+matches, and the figure is the median of the paired ratios (with its quartiles) of the
+time per activation, wall and CPU time of the thread.
 
-The older revision's ``analyzer`` package is exported with ``git archive`` into a
-temporary folder and renamed ``analyzer_base`` (its imports rewritten), so both can be
-imported side by side; its kernels compile once into that folder's numba cache (about
-80 s). Results of the two engines are compared as well: "identical" means the same
-records for every seed of the run.
+The older revision's ``analyzer`` package is exported with ``git archive`` into
+``/tmp/analyzer_base_<commit>`` and renamed ``analyzer_base`` (its imports rewritten), so
+both can be imported side by side; its kernels compile once into that folder's numba
+cache, which the next run against the same commit reuses. Results of the two engines are
+compared as well: "identical" means the same records for every seed of the run.
 
-Run: ``python benchmarks/bench_match_revisions.py --base <rev> [--policy greedy]
-[--matches 256] [--pairs 20]``.
+Run: ``python benchmarks/bench_match_revisions.py --base <rev> [--system rapture]
+[--policy greedy] [--scenario S] [--matches 256] [--pairs 20]``.
 """
 
 from __future__ import annotations
@@ -23,17 +25,14 @@ import statistics
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
 
 import numpy as np
-
-from analyzer import paths
+from bench_match import default_sides
 
 ROOT = Path(__file__).resolve().parent.parent
-LISTS = paths.system_config("rapture", "lists")
 
 
 def export_base(rev: str, folder: Path) -> None:
@@ -54,38 +53,58 @@ def export_base(rev: str, folder: Path) -> None:
         path.write_text(text)
 
 
-class Engine:
-    """One revision's Rapture engine behind the same two calls, old API or new.
+def base_folder(rev: str) -> Path:
+    """The exported ``analyzer_base`` of ``rev`` (by its commit hash), exported once."""
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", rev], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    folder = Path(f"/tmp/analyzer_base_{sha[:12]}")
+    if not (folder / "analyzer_base").is_dir():
+        folder.mkdir(exist_ok=True)
+        export_base(sha, folder)
+    return folder
 
-    Revisions before the shared match framework expose ``prepare`` / ``run_records`` in
-    ``games.rapture.match`` and write the kernel's own record layout; later ones go
-    through ``analyzer.match`` and the contract's layout, turned back into the kernel's
-    with ``engine.rapture_layout`` so that records compare column for column.
+
+class Engine:
+    """One revision's match engine of ``system`` behind the same two calls.
+
+    Rapture revisions before the shared match framework expose ``prepare`` /
+    ``run_records`` in ``games.rapture.match`` and write the kernel's own record layout;
+    later ones go through ``analyzer.match``, and their contract records are turned back
+    into the kernel's with ``engine.rapture_layout`` so that records compare column for
+    column with the old ones.
     """
 
-    def __init__(self, package: str) -> None:
+    def __init__(self, package: str, system: str) -> None:
         self.package = package
-        self.old = hasattr(importlib.import_module(f"{package}.games.rapture.match"), "run_records")
+        self.system = system
+        own = importlib.import_module(f"{package}.games.{system}.match")
+        self.old = system == "rapture" and hasattr(own, "run_records")
 
-    def prepare(self, list_a: str, list_b: str, policies: tuple[str, str]) -> object:
+    def prepare(
+        self, side_a: str, side_b: str, policies: tuple[str, str], scenario: str | None
+    ) -> object:
         if self.old:
             old = importlib.import_module(f"{self.package}.games.rapture.match")
             options = old.MatchOptions(policy_a=policies[0], policy_b=policies[1])
-            return old.prepare(list_a, list_b, options=options)
+            return old.prepare(side_a, side_b, options=options)
         match = importlib.import_module(f"{self.package}.match")
-        return match.prepare("rapture", list_a, list_b, policies=policies)
+        extra = {"scenario": scenario} if scenario else {}
+        return match.prepare(self.system, side_a, side_b, policies=policies, **extra)
 
     def run(self, setup: object, matches: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
-        """Records in the kernel's layout and the activations played."""
+        """The records (Rapture: in the kernel's layout) and the activations played."""
         if self.old:
             old = importlib.import_module(f"{self.package}.games.rapture.match")
             rec, urec = old.run_records(setup, matches, seed, threads=1)
             return rec, urec, int(rec[:, old.match_nb.R_ACTIVATIONS].sum())
         runner = importlib.import_module(f"{self.package}.match.runner")
-        engine = importlib.import_module(f"{self.package}.games.rapture.match.engine")
-        rec, urec = runner.run_records(engine.ENGINE, setup, matches, seed, threads=1)
-        own, own_u = engine.rapture_layout(rec, urec)
-        return own, own_u, int(rec[:, 6].sum())  # contract.R_ACTIVATIONS
+        module = importlib.import_module(f"{self.package}.games.{self.system}.match.engine")
+        rec, urec = runner.run_records(module.ENGINE, setup, matches, seed, threads=1)
+        activations = int(rec[:, 6].sum())  # contract.R_ACTIVATIONS
+        if self.system == "rapture":
+            rec, urec = module.rapture_layout(rec, urec)
+        return rec, urec, activations
 
 
 def paired_runs(engines: dict, setups: dict, pairs: int, matches: int, label: str) -> None:
@@ -133,26 +152,32 @@ def paired_runs(engines: dict, setups: dict, pairs: int, matches: int, label: st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="git revision to compare against")
-    parser.add_argument("--policy", default="greedy", choices=("greedy", "random", "lookahead"))
+    parser.add_argument("--system", default="rapture")
+    parser.add_argument(
+        "--policy", default="greedy", help="side A's policy; side B plays greedy or random"
+    )
+    parser.add_argument("--scenario", default=None, help="the engine's default if not given")
     parser.add_argument("--matches", type=int, default=256, help="matches per run")
     parser.add_argument("--pairs", type=int, default=20, help="pairs of runs")
-    parser.add_argument("--list-a", default=str(LISTS / "angels_vanguard.yaml"))
-    parser.add_argument("--list-b", default=str(LISTS / "survivors_snipers.yaml"))
+    parser.add_argument("--list-a", default=None, help="side A's file (default: the sample)")
+    parser.add_argument("--list-b", default=None, help="side B's file (default: the sample)")
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="analyzer_base_"))
-    export_base(args.base, folder)
-    sys.path.insert(0, str(folder))
-    engines = {"base": Engine("analyzer_base"), "new": Engine("analyzer")}
-    other = "greedy" if args.policy == "lookahead" else args.policy
+    sides = [str(path) for path in default_sides(args.system, args.list_a, args.list_b)]
+    sys.path.insert(0, str(base_folder(args.base)))
+    engines = {
+        name: Engine(package, args.system)
+        for name, package in (("base", "analyzer_base"), ("new", "analyzer"))
+    }
+    other = args.policy if args.policy in ("greedy", "random") else "greedy"
     setups = {}
     t0 = time.perf_counter()
     for name, engine in engines.items():
-        setups[name] = engine.prepare(args.list_a, args.list_b, (args.policy, other))
+        setups[name] = engine.prepare(*sides, (args.policy, other), args.scenario)
         engine.run(setups[name], 64, 1)  # compile or load, warm up
     print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base})")
-
-    paired_runs(engines, setups, args.pairs, args.matches, args.policy)
+    where = f" on {args.scenario}" if args.scenario else ""
+    paired_runs(engines, setups, args.pairs, args.matches, f"{args.system} {args.policy}{where}")
 
 
 if __name__ == "__main__":
