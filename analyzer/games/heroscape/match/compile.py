@@ -209,7 +209,8 @@ def compile_arrays(
     scen: S.Scenario,
     first_side: int | None,
 ) -> tuple[tuple[np.ndarray, ...], Compiled]:
-    """The static arrays ``(hx, dist, los, tr, fi, fr, ci, gl, ew, op)`` of a match-up."""
+    """The static arrays ``(hx, dist, los, tr, fi, fr, ci, gl, ew, op)`` of a match-up
+    (``los`` as uint8, every other integer array int64)."""
     fig_rows: list[list[int]] = []
     ppl: list[float] = []
     card_rows: list[list[int]] = []
@@ -302,7 +303,7 @@ def compile_arrays(
     arrays = (
         scen.hx.copy(),
         S.distances(scen.hx),
-        S.sight_tables(scen.hx, heights),
+        S.sight_tables(scen.hx, heights).astype(np.uint8),  # 0 / 1: 1/8 of the cache
         S.terrain_table(),
         fi,
         target_worths(np.array(ppl, dtype=np.float64), fi, scen.time_winner, opts),

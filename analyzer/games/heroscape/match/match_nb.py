@@ -172,7 +172,7 @@ from analyzer.match.trace_nb import append_event
 I64, BOOL = nt.int64, nt.boolean
 I1, I2 = nt.int64[::1], nt.int64[:, ::1]
 ST = nt.Tuple(
-    (I2, I2, nt.int64[:, :, ::1], I2, I2, nt.float64[:, ::1], I2, I2, nt.float64[:, :, ::1], I1)
+    (I2, I2, nt.uint8[:, :, ::1], I2, I2, nt.float64[:, ::1], I2, I2, nt.float64[:, :, ::1], I1)
 )
 MT = nt.Tuple((I2, I1, I2, I1, I2, I1, nt.uint64[::1], I2, I2))
 #: Helpers that never allocate are compiled with ``_nrt=False``: no atomic reference
@@ -189,7 +189,11 @@ W_COST, W_PREV, W_PATH, W_LEFT, W_ORDER, W_EXPOSE, W_MASK = 0, 1, 2, 3, 4, 5, 6
 #: ... and greedy's per-activation enemy values (:func:`foe_context`), by figure
 W_FOE, W_FRANGE, W_FATTACK, W_FDEF_LOW, W_FDEF_HIGH, W_FLEVEL, W_FADJ = 7, 8, 9, 10, 11, 12, 13
 W_FDIST = 14  # spaces from the space being scored
-assert W_FDIST + 1 == WK_ROWS
+#: ... the enemies' figure numbers in order (:func:`foe_context` returns how many), 1 on
+#: the spaces holding a Glyph (while greedy scores them), each space's distance to the
+#: other start zone (set once per block, :func:`front_distances`)
+W_FLIST, W_GMARK, W_FRONT = 15, 16, 17
+assert W_FRONT + 1 == WK_ROWS
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
@@ -336,15 +340,12 @@ def height_dice(la, lb):
     return 0
 
 
-@njit([(ST, MT, I64, I64, BOOL)], cache=True, _nrt=False)
-def defense_value(st, m, j, h, attacker_higher):
-    """Defense Value of ``j`` on space ``h`` (and its tail): "Shadow" +1 (Small, Medium,
-    Large; Obfuscation Matrix counts as being on shadow), "Toxic Land" -1 / "Toxic Water"
-    -2 (both: -2), Defend the Deep +2 (water, or an attacker with height advantage),
-    Glyph of Gerda +1; never below 0."""
-    hx, tr, fi, s = st[0], st[3], st[4], m[0]
+@njit([(ST, I64, I64, I64, BOOL, BOOL)], cache=True, _nrt=False)
+def defense_on(st, j, h, t, gerda, attacker_higher):
+    """:func:`defense_value` of ``j`` on ``h`` and ``t`` (-1: none) with the Glyph of Gerda
+    held by its side or not (``gerda``)."""
+    hx, tr, fi = st[0], st[3], st[4]
     v = fi[j, F_DEFENSE]
-    t = s[j, S_TAIL] if h == s[j, S_HEX] else -1
     ta = hx[h, H_TERRAIN]
     shadow = tr[ta, TR_SHADOW]
     water = tr[ta, TR_WATER]
@@ -361,9 +362,21 @@ def defense_value(st, m, j, h, attacker_higher):
     v += neg
     if (fi[j, F_POWERS] & P_DEEP) != 0 and (water != 0 or attacker_higher):
         v += 2
-    if glyph_held(st, m, fi[j, F_SIDE], G_GERDA):
+    if gerda:
         v += 1
     return max(v, 0)
+
+
+@njit([(ST, MT, I64, I64, BOOL)], cache=True, _nrt=False)
+def defense_value(st, m, j, h, attacker_higher):
+    """Defense Value of ``j`` on space ``h`` (and its tail): "Shadow" +1 (Small, Medium,
+    Large; Obfuscation Matrix counts as being on shadow), "Toxic Land" -1 / "Toxic Water"
+    -2 (both: -2), Defend the Deep +2 (water, or an attacker with height advantage),
+    Glyph of Gerda +1; never below 0."""
+    s = m[0]
+    t = s[j, S_TAIL] if h == s[j, S_HEX] else -1
+    gerda = glyph_held(st, m, st[4][j, F_SIDE], G_GERDA)
+    return defense_on(st, j, h, t, gerda, attacker_higher)
 
 
 @njit(cache=True, _nrt=False)
@@ -879,41 +892,44 @@ def foe_context(st, m, i):
     """What greedy's move choice needs of ``i``'s enemies that does not depend on where
     ``i`` ends its move, once per activation into ``wk`` (rows ``W_FOE`` ..): alive
     enemy, Range (Ivor), Attack (Astrid), Defense against an attacker not higher /
-    higher, level, and whether ``i`` is adjacent to it now."""
+    higher, level, and whether ``i`` is adjacent to it now; the enemies in figure order
+    in ``wk[W_FLIST]`` (their count returned)."""
     fi, s, wk = st[4], m[0], m[8]
     side = fi[i, F_SIDE]
+    n = 0
     for k in range(fi.shape[0]):
         foe = s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side
         wk[W_FOE, k] = 1 if foe else 0
         if not foe:
             continue
+        wk[W_FLIST, n] = k
+        n += 1
         wk[W_FRANGE, k] = reach_range(st, m, k)
         wk[W_FATTACK, k] = attack_value(st, m, k)
         wk[W_FDEF_LOW, k] = defense_value(st, m, k, s[k, S_HEX], False)
         wk[W_FDEF_HIGH, k] = defense_value(st, m, k, s[k, S_HEX], True)
         wk[W_FLEVEL, k] = level_of(st, m, k)
         wk[W_FADJ, k] = 1 if fig_dist(st, m, i, k) == 1 else 0
+    return n
 
 
 @njit(cache=True, _nrt=False)
-def best_attack_from(st, m, i, h, atk, rv):
+def best_attack_from(st, m, i, h, atk, rv, nfoe):
     """Greedy worth of ``i``'s best normal attack from space ``h`` (Attack ``atk``, Range
-    ``rv``; enemies from :func:`foe_context`, their distances from ``h`` in
+    ``rv``; the ``nfoe`` enemies from :func:`foe_context`, their distances from ``h`` in
     ``wk[W_FDIST]``) as ``normal_dice`` and "Engagement" say, and of its best attack next
     turn on an enemy it cannot attack now but could reach (within Move + Range)."""
     hx, fi, s, wk = st[0], st[4], m[0], m[8]
-    nf = fi.shape[0]
     eng = False
-    for j in range(nf):
-        if wk[W_FOE, j] == 1 and wk[W_FDIST, j] == 1:
+    for q in range(nfoe):
+        if wk[W_FDIST, wk[W_FLIST, q]] == 1:
             eng = True
     li = hx[h, H_LEVEL]
     reach_next = fi[i, F_MOVE] + rv
     best = 0.0
     nxt = 0.0
-    for j in range(nf):
-        if wk[W_FOE, j] == 0:
-            continue
+    for q in range(nfoe):
+        j = wk[W_FLIST, q]
         d = wk[W_FDIST, j]
         now = d == 1 if eng else d <= rv and (d == 1 or sees(st, m, i, h, j))
         if not now and d > reach_next:
@@ -932,23 +948,24 @@ def best_attack_from(st, m, i, h, atk, rv):
 
 
 @njit(cache=True, _nrt=False)
-def threat_on(st, m, i, h):
+def threat_on(st, m, i, h, nfoe, gerda):
     """Expected worth the enemies could take from ``i`` on ``h`` next turn (enemies that
-    can reach it: in range now, or within Move + Range; values from :func:`foe_context`).
+    can reach it: in range now, or within Move + Range; values from :func:`foe_context`;
+    ``gerda``: ``i``'s side holds the Glyph of Gerda).
     "Take Army Card Turns": the enemy's next Player Turn moves the figures of one Army
     Card, so the threat is that of the enemy card that could take the most
     (``threat_cards`` = next; all: the sum over every enemy card)."""
     hx, fi, fr, s, op, wk = st[0], st[4], st[5], m[0], st[9], m[8]
     li = hx[h, H_LEVEL]
     left = fi[i, F_LIFE] - s[i, S_WOUNDS]
-    d_low = defense_value_at(st, m, i, h, False)
-    d_high = defense_value_at(st, m, i, h, True)
+    t = s[i, S_TAIL] if h == s[i, S_HEX] else -1  # if it stood on h (own tail ignored)
+    d_low = defense_on(st, i, h, t, gerda, False)
+    d_high = defense_on(st, i, h, t, gerda, True)
     tot = 0.0
     top = 0.0
     card = -1
-    for k in range(fi.shape[0]):  # a card's figures are consecutive rows
-        if wk[W_FOE, k] == 0:
-            continue
+    for q in range(nfoe):  # a card's figures are consecutive rows
+        k = wk[W_FLIST, q]
         if fi[k, F_CARD] != card:
             top = max(top, tot)
             tot = 0.0 if op[O_THREAT_ALL] == 0 else tot
@@ -964,19 +981,6 @@ def threat_on(st, m, i, h):
         w = 1.0 if d <= rk else NEXT_TURN
         tot += w * e * fr[i, 0]
     return max(top, tot)
-
-
-@njit(cache=True, _nrt=False)
-def defense_value_at(st, m, i, h, attacker_higher):
-    """Defense Value of ``i`` if it stood on ``h`` (its own tail ignored)."""
-    s = m[0]
-    if h == s[i, S_HEX]:
-        return defense_value(st, m, i, h, attacker_higher)
-    keep = s[i, S_TAIL]
-    s[i, S_TAIL] = -1
-    v = defense_value(st, m, i, h, attacker_higher)
-    s[i, S_TAIL] = keep
-    return v
 
 
 @njit(cache=True, _nrt=False)
@@ -1009,21 +1013,33 @@ def glyph_worth(st, m, i, h):
 
 
 @njit(cache=True, _nrt=False)
-def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv):
+def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda, near, gv, bv):
     """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat
     (``threat_w``), plus its weighted best attack next turn (``nxt_w`` x ``NEXT_TURN``, as
     the threat counts enemies that must move first), minus leaving-engagement and terrain
-    risks, plus glyphs, height and closing in (``cw`` per space beyond Range from the
-    nearest enemy; weights from :func:`greedy_weights`)
+    risks, plus glyphs (``gv``: :func:`glyph_worth`), height and closing in (``cw`` per
+    space beyond Range from the ``near``-est enemy; weights from :func:`greedy_weights`)
     (after :func:`foe_context` and :func:`foe_distances` from ``h``; ``atk``, ``rv``:
-    ``i``'s Attack and Range)."""
+    ``i``'s Attack and Range).  ``NEG`` when the worth cannot exceed ``bv`` + 1e-9: the
+    same sum without its (never positive) threat and risk terms is at most that (an
+    exact bound: float sums are monotone), so those terms are not computed."""
     hx, tr, fi, fr, op, s, wk = st[0], st[3], st[4], st[5], st[9], m[0], m[8]
-    nf = fi.shape[0]
-    v, nxt = best_attack_from(st, m, i, h, atk, rv)
-    v -= threat_w * threat_on(st, m, i, h)
-    v += glyph_worth(st, m, i, h)
-    v += 0.3 * hx[h, H_LEVEL]
-    v += nxt_w * (NEXT_TURN * nxt)
+    best, nxt = best_attack_from(st, m, i, h, atk, rv, nfoe)
+    level = 0.3 * hx[h, H_LEVEL]
+    ahead = nxt_w * (NEXT_TURN * nxt)
+    closing = cw * max(near - rv, 0) if near < BIG else 0.0
+    bound = best + gv
+    bound += level
+    bound += ahead
+    if near < BIG:
+        bound -= closing
+    if bound <= bv + 1e-9:
+        return NEG
+    v = best
+    v -= threat_w * threat_on(st, m, i, h, nfoe, gerda)
+    v += gv
+    v += level
+    v += ahead
     pskull = op[O_SKULL] / op[O_SIDES]
     te = hx[h, H_TERRAIN]
     left = fi[i, F_LIFE] - s[i, S_WOUNDS]
@@ -1031,28 +1047,23 @@ def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv):
         v -= 0.95 * fr[i, 0] * left * 2.0
     if tr[te, TR_LAVA_FIELD] != 0:
         v -= pskull * fr[i, 0]
-    fly = (fi[i, F_POWERS] & P_FLYING) != 0
-    stealth = (fi[i, F_POWERS] & P_STEALTH) != 0
-    leaves = h != start and not disengage_safe(st, m, i)
-    near = BIG
-    for k in range(nf):
-        if wk[W_FOE, k] == 0:
-            continue
-        d = wk[W_FDIST, k]
-        if d < near:
-            near = d
-        if leaves and wk[W_FADJ, k] == 1:
-            if (fly and not stealth) or (not fly and d != 1):
-                v -= op[O_LEAVE_DICE] * pskull * fr[i, 0]
+    if h != start and not disengage_safe(st, m, i):
+        fly = (fi[i, F_POWERS] & P_FLYING) != 0
+        stealth = (fi[i, F_POWERS] & P_STEALTH) != 0
+        for q in range(nfoe):
+            k = wk[W_FLIST, q]
+            if wk[W_FADJ, k] == 1:
+                if (fly and not stealth) or (not fly and wk[W_FDIST, k] != 1):
+                    v -= op[O_LEAVE_DICE] * pskull * fr[i, 0]
     if near < BIG:
-        v -= cw * max(near - rv, 0)
+        v -= closing
     return v
 
 
 @njit(cache=True)
 def choose_destination(st, m, i, pol):
     """Where ``i`` ends its move: random (uniform over legal ends) or the greedy best."""
-    hx, op = st[0], st[9]
+    hx, gs, op, wk = st[0], m[2], st[9], m[8]
     start = reach(st, m, i)
     nh = hx.shape[0]
     if pol == POL_RANDOM:
@@ -1067,33 +1078,44 @@ def choose_destination(st, m, i, pol):
                     return h
                 k -= 1
         return start
-    foe_context(st, m, i)
+    nfoe = foe_context(st, m, i)
+    side = st[4][i, F_SIDE]
+    gerda = glyph_held(st, m, side, G_GERDA)
+    for q in range(gs.shape[0]):
+        if gs[q, GS_HEX] >= 0:
+            wk[W_GMARK, gs[q, GS_HEX]] = 1
     atk = attack_value(st, m, i)
     rv = reach_range(st, m, i)
     top = attack_ceiling(st, m, i, atk)
     nxt_w = op[O_THREAT] / 1000.0
     threat_w, cw = greedy_weights(st, m, i, top)
     best = start
-    foe_distances(st, m, start)
-    bv = position_worth(st, m, i, start, start, threat_w, nxt_w, cw, atk, rv)
-    side = st[4][i, F_SIDE]
+    near = foe_distances(st, m, start, nfoe)
+    gv = glyph_worth(st, m, i, start) if wk[W_GMARK, start] != 0 else 0.0
+    bv = position_worth(st, m, i, start, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda,
+                        near, gv, NEG)  # fmt: skip
     for idx in range(nh):
         h = scan(hx, side, idx)
         if h != start and can_end(st, m, i, h):
             # exact pruning: the worth without its (never positive) threat and risk
             # terms, with the best attack anywhere, cannot beat the best so far
-            near = foe_distances(st, m, h)
-            bound = (top if near <= rv else 0.0) + glyph_worth(st, m, i, h)
+            near = foe_distances(st, m, h, nfoe)
+            gv = glyph_worth(st, m, i, h) if wk[W_GMARK, h] != 0 else 0.0
+            bound = (top if near <= rv else 0.0) + gv
             bound += 0.3 * hx[h, H_LEVEL]
             bound += nxt_w * (NEXT_TURN * top)
             if near < BIG:
                 bound -= cw * max(near - rv, 0)
             if bound <= bv + 1e-9:
                 continue
-            v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv)
+            v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda,
+                               near, gv, bv)  # fmt: skip
             if v > bv + 1e-9:
                 bv = v
                 best = h
+    for q in range(gs.shape[0]):
+        if gs[q, GS_HEX] >= 0:
+            wk[W_GMARK, gs[q, GS_HEX]] = 0
     return best
 
 
@@ -1126,17 +1148,17 @@ def greedy_weights(st, m, i, top):
 
 
 @njit(cache=True, _nrt=False)
-def foe_distances(st, m, h):
-    """Spaces from ``h`` to each enemy into ``wk[W_FDIST]`` (after :func:`foe_context`);
-    returns the nearest (``BIG``: none)."""
+def foe_distances(st, m, h, nfoe):
+    """Spaces from ``h`` to each of the ``nfoe`` enemies into ``wk[W_FDIST]`` (after
+    :func:`foe_context`); returns the nearest (``BIG``: none)."""
     wk = m[8]
     near = BIG
-    for k in range(st[4].shape[0]):
-        if wk[W_FOE, k] == 1:
-            d = dist_to(st, m, h, k)
-            wk[W_FDIST, k] = d
-            if d < near:
-                near = d
+    for q in range(nfoe):
+        k = wk[W_FLIST, q]
+        d = dist_to(st, m, h, k)
+        wk[W_FDIST, k] = d
+        if d < near:
+            near = d
     return near
 
 
@@ -1735,7 +1757,8 @@ def check(st, m):
 @njit(cache=True)
 def deploy(st, m, side, pol):
     """Set-up: the side's figures placed in its start zone ("Pick a Scenario and Map"),
-    in card order on the free start spaces nearest the enemy zone (greedy) or at random;
+    in card order on the free start spaces nearest the enemy zone (greedy; distances from
+    :func:`front_distances`) or at random;
     a double-space figure takes a free neighbouring start space on the same level."""
     hx, fi, s, occ = st[0], st[4], m[0], m[1]
     nh = hx.shape[0]
@@ -1743,11 +1766,13 @@ def deploy(st, m, side, pol):
     for i in range(fi.shape[0]):
         if fi[i, F_SIDE] != side:
             continue
-        n = 0
-        for h in range(nh):
-            if hx[h, H_ZONE] == zone and occ[h] < 0 and free_tail(st, m, i, h) != -2:
-                n += 1
-        k = pick(m, n) if pol == POL_RANDOM else 0
+        k = 0
+        if pol == POL_RANDOM:
+            n = 0
+            for h in range(nh):
+                if hx[h, H_ZONE] == zone and occ[h] < 0 and free_tail(st, m, i, h) != -2:
+                    n += 1
+            k = pick(m, n)
         chosen = -1
         best = BIG
         for idx in range(nh):
@@ -1759,7 +1784,7 @@ def deploy(st, m, side, pol):
                         break
                     k -= 1
                 else:
-                    d = front_distance(st, h, zone)
+                    d = m[8][W_FRONT, h]
                     if d < best:
                         best = d
                         chosen = h
@@ -1788,14 +1813,19 @@ def free_tail(st, m, i, h):
 
 
 @njit(cache=True, _nrt=False)
-def front_distance(st, h, zone):
-    """Spaces from ``h`` to the nearest space of the other start zone."""
-    hx, dist = st[0], st[1]
-    best = BIG
-    for k in range(hx.shape[0]):
-        if hx[k, H_ZONE] != 0 and hx[k, H_ZONE] != zone and dist[h, k] < best:
-            best = dist[h, k]
-    return best
+def front_distances(st, m):
+    """Spaces from each start space to the nearest space of the other start zone, into
+    ``wk[W_FRONT]`` (greedy's set-up, :func:`deploy`)."""
+    hx, dist, wk = st[0], st[1], m[8]
+    nh = hx.shape[0]
+    for h in range(nh):
+        zone = hx[h, H_ZONE]
+        best = BIG
+        if zone != 0:
+            for k in range(nh):
+                if hx[k, H_ZONE] != 0 and hx[k, H_ZONE] != zone and dist[h, k] < best:
+                    best = dist[h, k]
+        wk[W_FRONT, h] = best
 
 
 @njit(cache=True)
@@ -1872,6 +1902,7 @@ def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a,
         ev, np.zeros_like(wk),
     )  # fmt: skip
     if code == OP_BLOCK:
+        front_distances(st, m)
         for kk in range(count):
             k = first + kk
             seed_match(rng, state, k % block)
