@@ -157,12 +157,6 @@ class D20MatchEngine(PackageKernels, ArmyListSides):
                 urec,
                 events is not None,
                 chk,
-                M.OP_BLOCK,
-                0,
-                0,
-                0,
-                0.0,
-                0.0,
             )
         )
 

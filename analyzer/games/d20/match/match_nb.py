@@ -170,7 +170,13 @@ refresh_kernel_cache(
 #: none allocates an array, so all are compiled without numba's runtime (``_nrt=False``:
 #: no reference counting of their array arguments), and none is called from Python, so
 #: they get no Python or C wrapper (less to compile).
-INNER = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+INNER = {
+    "cache": True,
+    "_nrt": False,
+    "no_cpython_wrapper": True,
+    "no_cfunc_wrapper": True,
+    "error_model": "numpy",
+}
 #: A kernel compiled only into its callers (numba inlines its body, typed there: no call,
 #: whose argument passing, 7-9 words per array, costs more than a short kernel's work;
 #: no signature, so no stand-alone copy is compiled).
@@ -197,13 +203,21 @@ MAXC = 12  # movement candidates per figurine
 SEEN = MAXC + 1
 UNKNOWN = -2  # shoot's cover argument when the caller has not computed it
 BIG = 1e9
-# rule-test operations (sandbox.py)
+# rule-test operations (sandbox.py, ``sandbox_op``)
 OP_SHOT, OP_BLOW, OP_MOVE, OP_RETREAT, OP_MOVE_PHASE, OP_ACTION_PHASE = 1, 2, 3, 4, 5, 6
 OP_SIGHT, OP_TAKE_COVER, OP_READY, OP_ROLLOFF, OP_CHECK = 7, 8, 9, 10, 11
-OP_BLOCK = 0  # run_block: play a block of matches
 
 
 # =========================================================== dice and trace
+@njit((U1, i8), **INNER)
+def pick(rng, n):
+    """A uniform choice in 0..n-1 (the random policy; never scripted).  The one call site
+    of ``roll_die`` (an inline chain that numba would type again at every other site)."""
+    if n <= 1:
+        return 0
+    return roll_die(rng, n) - 1
+
+
 @njit((I1, I1, U1), **INNER)
 def d20(g, dc, rng):
     """ "1. Starting a Game": "The D20 is used to simulate every action or shot"; the next
@@ -211,15 +225,7 @@ def d20(g, dc, rng):
     if g[G_DPOS] < dc[0]:
         g[G_DPOS] += 1
         return dc[g[G_DPOS]]
-    return roll_die(rng, 20)
-
-
-@njit((U1, i8), **INNER)
-def pick(rng, n):
-    """A uniform choice in 0..n-1 (the random policy; never scripted)."""
-    if n <= 1:
-        return 0
-    return roll_die(rng, n) - 1
+    return pick(rng, 20) + 1
 
 
 @njit((f8,), **INNER)
@@ -972,14 +978,14 @@ def move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem,
                     shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, q, i, False, 4, cv)
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, i8, b1), **INNER)
+@njit(**INLINE)
 def do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, tx, ty, budget, mode, react):
     """Move ``i`` toward (tx, ty) with ``budget`` cm (``walk``, then ``move_to``)."""
     x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, tx, ty, budget)
     move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem, mode, react)
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, f8, f8, f8, f8, b1), **INNER)
+@njit(**INLINE)
 def move_along(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, ux, uy, dist, budget, react):
     """A normal move of ``i`` ``dist`` cm along the unit direction (ux, uy) (``do_move``)."""
     tx = p[i, P_X] + ux * dist
@@ -1083,7 +1089,7 @@ def virus_pull(fi, fr, ter, sc, op, p, s, g, i):
     return 1.0 if need - g[G_PROGRESS] <= way + 2 else 0.0
 
 
-@njit(**INLINE)
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8, F1, f8), **INNER)
 def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen, pull):
     """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
     (exact expected CP and removal chance from the roll tables) minus the weighted threat
@@ -1220,7 +1226,7 @@ def add_walked(fi, fr, ter, sc, p, s, wk, i, n, tx, ty, mv):
     return n, ex, ey, stop
 
 
-@njit(**INLINE)
+@njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
 def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
     """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
     ready to shoot, toward the best target (to Reach, or into contact), watchful toward it,
@@ -1366,7 +1372,7 @@ def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
                 if bd < BIG:
                     n = add_cand(wk, n, bx, by, M_NORMAL, mv)
     if pol == POL_RANDOM:
-        a = (roll_die(rng, 360) - 1) * math.pi / 180.0
+        a = pick(rng, 360) * math.pi / 180.0
         n = add_cand(wk, n, x + math.cos(a) * mv, y + math.sin(a) * mv, M_NORMAL, mv)
     return n
 
@@ -1928,7 +1934,7 @@ def policy(op, g, side):
     return pol
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8), **INNER)
+@njit(**INLINE)
 def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture):
     """One player's Turn: his movement phase (automatic movements first), then his
     action/shooting phase ("3. The Game's Turns and Phases").  Watchful and ready to
@@ -2064,8 +2070,8 @@ def deploy(fi, fr, ter, sc, p, s, g, rng, ev, side, pol):
         y = 0.0
         for tries in range(60):
             if pol == POL_RANDOM or tries >= 20:
-                u = (roll_die(rng, 1000) - 0.5) / 1000.0
-                v = (roll_die(rng, 1000) - 0.5) / 1000.0
+                u = (pick(rng, 1000) + 0.5) / 1000.0
+                v = (pick(rng, 1000) + 0.5) / 1000.0
             else:
                 u = (idx + 0.5) / cnt
                 v = 0.5 - 0.08 * tries if tries % 2 == 0 else 0.5 + 0.08 * tries
@@ -2118,16 +2124,19 @@ def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
     """A new match: roles by D20 ("1. Starting a Game"), who starts ("Who starts ?"),
     deployment of both squads."""
     n = fi.shape[0]
-    p[:, :] = 0.0
-    s[:, :] = 0
     for i in range(n):
+        for c in range(P_COLS):
+            p[i, c] = 0.0
+        for c in range(S_COLS):
+            s[i, c] = 0
         s[i, S_CP] = fi[i, F_CP]
         s[i, S_REMOVED_TURN] = 0
         p[i, P_X] = OFF_BOARD
         p[i, P_Y] = OFF_BOARD
     trace = g[G_TRACE]
     chk = g[G_CHECK]
-    g[:] = 0
+    for c in range(G_COLS):
+        g[c] = 0
     g[G_TRACE] = trace
     g[G_CHECK] = chk
     g[G_END] = -1
@@ -2187,6 +2196,19 @@ def write_record(fi, s, g, rec, urec, row):
         urec[row, i, 6] = s[i, S_REMOVED_TURN]
 
 
+@njit((F2, I2, I1, F2, I2, I1), **INNER)
+def copy_state(p, s, g, p2, s2, g2):
+    """The match state into the lookahead's copies, element by element (no slice
+    assignment: numba compiles its shape checks and their formatted error messages)."""
+    for i in range(p.shape[0]):
+        for c in range(P_COLS):
+            p2[i, c] = p[i, c]
+        for c in range(S_COLS):
+            s2[i, c] = s[i, c]
+    for c in range(G_COLS):
+        g2[c] = g[c]
+
+
 @njit((I2, F1, F2, F2), **INNER)
 def tabulate(fi, ecp, fr, fx):
     """``fx``: ``fr`` and the match-up's static tables (``R_REACH``, ``R_BRAWL``), once per
@@ -2200,18 +2222,55 @@ def tabulate(fi, ecp, fr, fx):
             fx[i, R_BRAWL + j] = 1.0 if hth_better(fi, ecp, i, j) else 0.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, error_model="numpy")
+def sandbox_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, c, x, y):
+    """The rule tests' entry kernel (``sandbox.py``): one engine operation ``code``
+    (``OP_SHOT`` ...) on the hand-built state ``p .. ev`` with the operands ``a, b, c, x,
+    y``; returns its result (0.0 when it has none).  Its own entry, so that the match
+    runner's ``run_block`` compiles none of this dispatch."""
+    wk = np.zeros((SEEN + 1, MAX_FIG))
+    fx = np.zeros((fi.shape[0], FX_COLS))
+    tabulate(fi, ecp, fr, fx)
+    fr = fx
+    if code == OP_SHOT:
+        shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0, UNKNOWN)
+    elif code == OP_BLOW:
+        blow(fi, fr, p, s, g, dc, rng, ev, a, b)
+    elif code == OP_MOVE:
+        budget = float(fi[a, F_MOVE]) * (0.5 if b == M_WATCHFUL else 1.0)
+        s[a, S_MODE] = b
+        do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, x, y, budget, b, True)
+    elif code == OP_RETREAT:
+        return 1.0 if retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, b, c) else 0.0
+    elif code == OP_MOVE_PHASE:
+        for i in range(fi.shape[0]):
+            if fi[i, F_SIDE] == a:
+                move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, c, 0)
+    elif code == OP_ACTION_PHASE:
+        action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, c, c)
+    elif code == OP_SIGHT:
+        return float(can_shoot(fi, fr, ter, sc, p, s, a, b))
+    elif code == OP_TAKE_COVER:
+        return 1.0 if take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, True) else 0.0
+    elif code == OP_ROLLOFF:
+        w, ra, rb = rolloff(fi, g, dc, rng, True)
+        return float(w * 10000 + ra * 100 + rb)
+    elif code == OP_CHECK:
+        g[G_VIOL] = 0
+        check(fi, fr, sc, p, s, g)
+        return float(g[G_VIOL])
+    return 0.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def run_block(
     fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, state, block, first, count, rec, urec,
-    trace, chk, code, a, b, c, x, y,
+    trace, chk,
 ):  # fmt: skip
-    """The one entry kernel (one compile serves the match runner and the rule tests).
-
-    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec`` and
-    ``urec`` on the state arrays ``p .. rng``; match ``k`` is seeded from the block state
-    and ``k % block`` (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows
-    written (``trace``), else 0.  Other codes: one engine operation on the hand-built state
-    ``p .. ev`` (``sandbox.py``) with the operands ``a, b, c, x, y``.
+    """The match runner's entry kernel: play matches ``first .. first + count - 1`` into
+    ``rec`` and ``urec`` on the state arrays ``p .. rng``; match ``k`` is seeded from the
+    block state and ``k % block`` (``analyzer.match.seeding_nb.seed_match``).  Returns the
+    trace rows written (``trace``), else 0.
 
     A match: set-up, then player turns until the end.  The lookahead policy (at the start
     of each of its turns) tries each of its ``lookahead_k`` plans (greedy balanced,
@@ -2223,41 +2282,6 @@ def run_block(
     fx = np.zeros((fi.shape[0], FX_COLS))
     tabulate(fi, ecp, fr, fx)
     fr = fx
-    if code != OP_BLOCK:
-        if code == OP_SHOT:
-            shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0, UNKNOWN)
-        elif code == OP_BLOW:
-            blow(fi, fr, p, s, g, dc, rng, ev, a, b)
-        elif code == OP_MOVE:
-            budget = float(fi[a, F_MOVE]) * (0.5 if b == M_WATCHFUL else 1.0)
-            s[a, S_MODE] = b
-            do_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, x, y, budget, b, True)
-        elif code == OP_RETREAT:
-            return (
-                1.0
-                if retreat(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, b, c)
-                else 0.0
-            )
-        elif code == OP_MOVE_PHASE:
-            for i in range(fi.shape[0]):
-                if fi[i, F_SIDE] == a:
-                    move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, c, 0)
-        elif code == OP_ACTION_PHASE:
-            action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, a, c, c)
-        elif code == OP_SIGHT:
-            return float(can_shoot(fi, fr, ter, sc, p, s, a, b))
-        elif code == OP_TAKE_COVER:
-            return (
-                1.0 if take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, True) else 0.0
-            )
-        elif code == OP_ROLLOFF:
-            w, ra, rb = rolloff(fi, g, dc, rng, True)
-            return float(w * 10000 + ra * 100 + rb)
-        elif code == OP_CHECK:
-            g[G_VIOL] = 0
-            check(fi, fr, sc, p, s, g)
-            return float(g[G_VIOL])
-        return 0.0
     n = fi.shape[0]
     p2 = np.zeros((n, P_COLS))
     s2 = np.zeros((n, S_COLS), np.int64)
@@ -2273,39 +2297,56 @@ def run_block(
             check(fi, fr, sc, p, s, g)
         while g[G_END] < 0:
             side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
+            # the lookahead's rollouts and then the real turn, in one loop with one call of
+            # side_turn (compiled once into this kernel): plan ``post``, rollout ``r``,
+            # player turn ``h`` of the rollout on the copies; ``post == nplan``: the turn
             posture = 0
+            nplan = 0
+            base = np.uint64(0)
             if op[O_POL_A + side] == POL_LOOKAHEAD:
+                nplan = op[O_LOOK_K]
                 base = next_u64(rng)
-                bv = -BIG
-                for post in range(op[O_LOOK_K]):
-                    tot = 0.0
-                    for r in range(op[O_LOOK_ROLLOUTS]):
-                        p2[:, :] = p
-                        s2[:, :] = s
-                        g2[:] = g
-                        g2[G_ROLL] = 1
-                        g2[G_DPOS] = dc[0]
-                        for w in range(4):
-                            rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
-                        rng2[4] = 0
-                        rng2[5] = 0
-                        for h in range(op[O_LOOK_DEPTH] + 1):
-                            if h > 0 and g2[G_END] >= 0:
-                                break
-                            sd = side
-                            if h > 0:
-                                sd = g2[G_FIRST] if g2[G_HALF] == 0 else 1 - g2[G_FIRST]
-                            pp = post if h == 0 else 0
-                            side_turn(
-                                fi, fr, ter, sc, op, ecp, pge, p2, s2, g2, dc, rng2, ev, wk, sd, pp
-                            )
-                            next_half(fi, sc, s2, g2)
-                        tot += rollout_score(fi, sc, s2, g2, side)
+            bv = -BIG
+            post = 0
+            r = 0
+            h = 0
+            tot = 0.0
+            while True:
+                roll = post < nplan
+                if roll and r >= op[O_LOOK_ROLLOUTS]:
                     if tot > bv + 1e-9:
                         bv = tot
                         posture = post
-            side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture)
-            next_half(fi, sc, s, g)
+                    post += 1
+                    r = 0
+                    tot = 0.0
+                    continue
+                if roll and h == 0:
+                    copy_state(p, s, g, p2, s2, g2)
+                    g2[G_ROLL] = 1
+                    g2[G_DPOS] = dc[0]
+                    for w in range(4):
+                        rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+                    rng2[4] = 0
+                    rng2[5] = 0
+                elif roll and (h > op[O_LOOK_DEPTH] or g2[G_END] >= 0):
+                    tot += rollout_score(fi, sc, s2, g2, side)
+                    r += 1
+                    h = 0
+                    continue
+                pa, sa, ga, ra = p, s, g, rng
+                sd = side
+                pp = posture
+                if roll:
+                    pa, sa, ga, ra = p2, s2, g2, rng2
+                    pp = post if h == 0 else 0
+                    if h > 0:
+                        sd = g2[G_FIRST] if g2[G_HALF] == 0 else 1 - g2[G_FIRST]
+                side_turn(fi, fr, ter, sc, op, ecp, pge, pa, sa, ga, dc, ra, ev, wk, sd, pp)
+                next_half(fi, sc, sa, ga)
+                if not roll:
+                    break
+                h += 1
         wa = weighted(fi, s, 0)
         wb = weighted(fi, s, 1)
         log(g, ev, E_END, 0, g[G_END], g[G_WINNER], int(wa), int(wb), 0, 0, 0, 0, 0)

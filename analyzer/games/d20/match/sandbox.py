@@ -7,8 +7,8 @@
 >>> box.shoot(0, 4)
 >>> box.cp(4), box.lines()
 
-Every operation runs the engine's own kernels through ``match_nb.run_block`` (its
-operation codes: the same compiled entry point as the match runner).
+Every operation runs the engine's own kernels through ``match_nb.sandbox_op`` (its
+operation codes: the kernels the match runner's ``run_block`` calls).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class Sandbox:
 
         fi, fr, ter, sc, op, ecp, pge = self.arrays
         return float(
-            M.run_block(
+            M.sandbox_op(
                 fi,
                 fr,
                 ter,
@@ -125,14 +125,6 @@ class Sandbox:
                 self.dc,
                 self.rng,
                 self.ev,
-                np.zeros(4, dtype=np.uint64),
-                1,
-                0,
-                0,
-                np.zeros((1, 1), dtype=np.int64),
-                np.zeros((1, 1, 1), dtype=np.int64),
-                False,
-                False,
                 int(code),
                 int(a),
                 int(b),
