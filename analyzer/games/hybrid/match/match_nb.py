@@ -281,7 +281,7 @@ MAXCAND = 32  # strong: candidate plans (one per kind and target)
 W_DIST, W_PAR, W_TOUCH, W_EC, W_FIELD, W_ENTER, W_BUCKET = 0, 1, 2, 3, 4, 5, 6
 MAXB = 48
 W_PATH = W_BUCKET + MAXB - 1
-W_STEP = W_BUCKET + MAXB  # per anchor and absolute step: see mark_steps
+W_STEP = W_BUCKET + MAXB  # per anchor and absolute step (see anchor_steps), then a flag
 W_QUEUE = W_STEP + 1  # the walking-distance field's queue
 W_FIRE = W_QUEUE + 1  # fire values per target, level and rockfall (float64 bits): fire_table
 W_NOVICE = W_FIRE + 1  # Novice Move: least cost and its state per anchor (plans_for)
@@ -1712,72 +1712,61 @@ def square_class(fi, s, occ, i, x, y, novice):
 
 
 @njit(cache=True, _nrt=False)
-def step_cost(fi, mp, cell, sc, s, occ, i, x, y, nx, ny, forward, moving_mode, novice):
-    """Extra cost and feasibility of moving i's base from anchor (x, y) to (nx, ny):
-    -1 impossible, else (terrain cost, crosses a friend): rockfall +1 ("Rockfall": not
-    for Velocity or Titans), a closed door +1 to open, only facing it and never by a
-    Puny warrior ("Opening and closing doors": free in Moving Mode, a Titan smashes it),
-    an open Trapdoor +1 to jump ("Jumping over a Trapdoor"; Velocity crosses freely)."""
-    z = fi[i, F_SIZE]
-    extra = 0
-    friend = 0
-    door = 0
-    rock = 0
-    trap = 0
-    for yy in range(ny, ny + z):
-        for xx in range(nx, nx + z):
-            if not inside(sc, xx, yy):
-                return -1, 0
-            if blocks_move(mp, cell, xx, yy):
-                return -1, 0
-            k = mp[yy, xx]
-            if k == C_DOOR and cell[yy, xx] == 0:
-                door = 1
-            if k == C_ROCKFALL:
-                rock = 1
-            if k == C_TRAPDOOR:
-                trap = 1
-            c = square_class(fi, s, occ, i, xx, yy, novice)
-            if c == 2:
-                return -1, 0
-            if c == 1:
-                friend = 1
-    if door == 1:
-        if fi[i, F_PUNY] == 1 or forward == 0:
-            return -1, 0
-        if moving_mode == 0 and fi[i, F_TITAN] == 0:
-            extra += 1
-    if rock == 1 and fi[i, F_VELOCITY] == 0 and fi[i, F_TITAN] == 0:
-        extra += 1
-    if trap == 1 and fi[i, F_VELOCITY] == 0:
-        extra += 1
-    return extra, friend
-
-
-@njit(cache=True, _nrt=False)
 def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
     """W_ENTER per anchor: -1 if i's base cannot stand there on the way, else the extra
-    terrain cost (rockfall, open Trapdoor: :func:`step_cost`) + 4 if it holds a closed
-    door + 8 if it crosses a friend (one pass per movement search)."""
+    terrain cost + 4 if it holds a closed door + 8 if it crosses a friend: walls, columns
+    and locked doors stop him ("Forbidden Movements"), so do the warriors
+    :func:`square_class` calls blocked; rockfall +1 ("Rockfall": not for Velocity or
+    Titans), an open Trapdoor +1 to jump ("Jumping over a Trapdoor"; Velocity crosses
+    freely), a closed door never by a Puny warrior ("Opening and closing doors"; its cost
+    is the search's, :func:`reach`).  One pass over the squares (W_QUEUE: -1 blocked, else
+    1 rockfall, 2 Trapdoor, 4 closed door, 8 friend), then one over the anchors."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
+    enter = wk[W_ENTER]
+    sq = wk[W_QUEUE]  # the walking-distance field's queue, free during the search
+    for y in range(h):
+        for x in range(w):
+            k = mp[y, x]
+            v = 0
+            if blocks_move(mp, cell, x, y):
+                v = -1
+            else:
+                if k == C_DOOR and cell[y, x] == 0:
+                    v = 4
+                elif k == C_ROCKFALL:
+                    v = 1
+                elif k == C_TRAPDOOR:
+                    v = 2
+                if occ[y, x] > 0:
+                    c = square_class(fi, s, occ, i, x, y, novice)
+                    if c == 2:
+                        v = -1
+                    elif c == 1:
+                        v |= 8
+            sq[y * w + x] = v
+    rock_cost = 1 if fi[i, F_VELOCITY] == 0 and fi[i, F_TITAN] == 0 else 0
+    trap_cost = 1 if fi[i, F_VELOCITY] == 0 else 0
+    puny = fi[i, F_PUNY]
     for y in range(h):
         for x in range(w):
             a = y * w + x
             if x + z > w or y + z > h:
-                wk[W_ENTER, a] = -1
+                enter[a] = -1
                 continue
-            extra, friend = step_cost(fi, mp, cell, sc, s, occ, i, x, y, x, y, 1, 1, novice)
-            if extra < 0:
-                wk[W_ENTER, a] = -1
-                continue
-            door = 0
+            v = 0
             for yy in range(y, y + z):
                 for xx in range(x, x + z):
-                    if mp[yy, xx] == C_DOOR and cell[yy, xx] == 0:
-                        door = 1
-            wk[W_ENTER, a] = extra + 4 * door + 8 * friend
+                    c = sq[yy * w + xx]
+                    if c < 0 or v < 0:
+                        v = -1
+                    else:
+                        v |= c
+            if v < 0 or ((v & 4) and puny == 1):
+                enter[a] = -1
+                continue
+            enter[a] = (rock_cost if v & 1 else 0) + (trap_cost if v & 2 else 0) + (v & 12)
 
 
 @njit(cache=True, _nrt=False)
@@ -1804,23 +1793,23 @@ def sidx(w, x, y, f, fl):
 
 
 @njit(cache=True, _nrt=False)
-def push(wk, nb, st, cost, par):
-    if cost < wk[W_DIST, st]:
-        wk[W_DIST, st] = cost
-        wk[W_PAR, st] = par
-        b = W_BUCKET + cost
-        wk[b, nb[cost]] = st
+def push(dist, par, bucket, nb, st, cost, p):
+    if cost < dist[st]:
+        dist[st] = cost
+        par[st] = p
+        bucket[cost, nb[cost]] = st
         nb[cost] += 1
 
 
 @njit(cache=True, _nrt=False)
-def mark_steps(fi, sc, wk, i):
+def anchor_steps(fi, sc, wk, i, a):
     """W_STEP[8 a + d]: -1 if i's base cannot step from anchor ``a`` in absolute direction
     ``d`` (off the board, an obstacle, a Titan's diagonal, a squeeze between two
     obstacles: "Movement of Your Warriors"), else the extra cost (rockfall, Trapdoor, +1
     diagonally past one obstacle unless Puny) + ST_DOOR, ST_FRIEND (the entry holds a
     closed door, crosses a friend) + ST_CONTACT (it is in base contact with an enemy).
-    Built once per search from W_ENTER and W_EC, it spares :func:`reach` the geometry."""
+    Built from W_ENTER and W_EC when :func:`reach` first leaves the anchor, it spares the
+    search the geometry."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
@@ -1829,43 +1818,42 @@ def mark_steps(fi, sc, wk, i):
     enter = wk[W_ENTER]
     ec = wk[W_EC]
     step = wk[W_STEP]
-    for y in range(h):
-        for x in range(w):
-            a = y * w + x
-            for d in range(8):
-                ddx = ABS_DX[d]
-                ddy = ABS_DY[d]
-                nx = x + ddx
-                ny = y + ddy
-                k = 8 * a + d
-                step[k] = -1
-                diag = ddx != 0 and ddy != 0
-                if diag and titan == 1:
-                    continue
-                if nx < 0 or ny < 0 or nx + z > w or ny + z > h:
-                    continue
-                na = ny * w + nx
-                e = enter[na]
-                if e < 0:
-                    continue
-                extra = e & 3
-                if diag:
-                    e1 = enter[y * w + nx]
-                    e2 = enter[ny * w + x]
-                    b1_ = e1 < 0 or ((e1 >> 2) & 1) == 1
-                    b2_ = e2 < 0 or ((e2 >> 2) & 1) == 1
-                    if b1_ and b2_:
-                        continue  # no squeezing between two obstacles
-                    if (b1_ or b2_) and puny == 0:
-                        extra += 1
-                v = extra
-                if (e >> 2) & 1:
-                    v |= ST_DOOR
-                if (e >> 3) & 1:
-                    v |= ST_FRIEND
-                if ec[na] == 1:
-                    v |= ST_CONTACT
-                step[k] = v
+    x = a % w
+    y = a // w
+    for d in range(8):
+        ddx = ABS_DX[d]
+        ddy = ABS_DY[d]
+        nx = x + ddx
+        ny = y + ddy
+        k = 8 * a + d
+        step[k] = -1
+        diag = ddx != 0 and ddy != 0
+        if diag and titan == 1:
+            continue
+        if nx < 0 or ny < 0 or nx + z > w or ny + z > h:
+            continue
+        na = ny * w + nx
+        e = enter[na]
+        if e < 0:
+            continue
+        extra = e & 3
+        if diag:
+            e1 = enter[y * w + nx]
+            e2 = enter[ny * w + x]
+            b1_ = e1 < 0 or ((e1 >> 2) & 1) == 1
+            b2_ = e2 < 0 or ((e2 >> 2) & 1) == 1
+            if b1_ and b2_:
+                continue  # no squeezing between two obstacles
+            if (b1_ or b2_) and puny == 0:
+                extra += 1
+        v = extra
+        if (e >> 2) & 1:
+            v |= ST_DOOR
+        if (e >> 3) & 1:
+            v |= ST_FRIEND
+        if ec[na] == 1:
+            v |= ST_CONTACT
+        step[k] = v
 
 
 @njit(cache=True, _nrt=False)
@@ -1876,31 +1864,44 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     side-step or a retreat 2 (and 3 diagonally back); the first 90-degree turn is free,
     every later one costs 1 (a Titan turns freely once per square), an about-face 1.  A
     warrior crosses friends not in contact with an enemy, but not to enter contact, nor
-    once in contact ("Moving over friendly figurines" and its Comment).
+    once in contact ("Moving over friendly figurines" and its Comment).  A closed door is
+    entered only facing it, never by a Puny warrior, +1 to open it ("Opening and closing
+    doors": free in Moving Mode, a Titan smashes it).
 
     A bucket queue over states ``(anchor * 4 + facing) * NFLAG + flags`` (costs are small
-    ints); the steps' geometry comes from :func:`mark_steps`."""
+    ints); the steps' geometry comes from :func:`anchor_steps`, once per anchor left."""
     w = sc[S_W]
-    ns = w * sc[S_H] * 4 * NFLAG
+    na_ = w * sc[S_H]
+    ns = na_ * 4 * NFLAG
     dist = wk[W_DIST]
+    par = wk[W_PAR]
+    bucket = wk[W_BUCKET : W_BUCKET + MAXB]
     ec = wk[W_EC]
     step = wk[W_STEP]
-    for k in range(ns):
-        dist[k] = BIG
+    done = step[8 * na_ : 9 * na_]  # 1 once the anchor's steps are built
+    if nb[MAXB - 1] == 1:  # only the states the last search pushed are set
+        for c in range(MAXB - 1):
+            for q in range(nb[c]):
+                dist[bucket[c, q]] = BIG
+    else:
+        for k in range(ns):
+            dist[k] = BIG
     for c in range(MAXB):
         nb[c] = 0
+    nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next search resets only those
+    for c in range(na_):
+        done[c] = 0
     mark_contacts(fi, s, sc, wk, i)
     mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
-    mark_steps(fi, sc, wk, i)
     titan = fi[i, F_TITAN]
     puny = fi[i, F_PUNY]
     door_extra = 1 if (moving_mode == 0 and titan == 0) else 0
     st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
-    push(wk, nb, st0, ZERO, NO_PARENT)
+    push(dist, par, bucket, nb, st0, ZERO, NO_PARENT)
     for cost in range(budget + 1):
         q = 0
         while q < nb[cost]:
-            st = wk[W_BUCKET + cost, q]
+            st = bucket[cost, q]
             q += 1
             if dist[st] != cost:
                 continue
@@ -1909,14 +1910,18 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
             a = st // (NFLAG * 4)
             # turns
             tc = 1 if (fl & 1) else 0
-            for nf in ((f + 1) & 3, (f + 3) & 3):
-                c2 = cost + tc
-                if c2 <= budget:
-                    push(wk, nb, (a * 4 + nf) * NFLAG + (fl | 1), c2, st)
+            c2 = cost + tc
+            if c2 <= budget:
+                push(dist, par, bucket, nb, (a * 4 + ((f + 1) & 3)) * NFLAG + (fl | 1), c2, st)
+                push(dist, par, bucket, nb, (a * 4 + ((f + 3) & 3)) * NFLAG + (fl | 1), c2, st)
             if cost + 1 > budget:
                 continue  # every step costs at least 1
-            push(wk, nb, (a * 4 + ((f + 2) & 3)) * NFLAG + (fl | 1), cost + 1, st)
+            push(dist, par, bucket, nb, (a * 4 + ((f + 2) & 3)) * NFLAG + (fl | 1), cost + 1, st)
+            if done[a] == 0:
+                anchor_steps(fi, sc, wk, i, a)
+                done[a] = 1
             in_contact = ec[a] == 1
+            nfl0 = fl & 2 if titan == 1 else fl  # a Titan's free turn comes back each square
             # eight steps: forward, two forward diagonals, two sides, back, two back diagonals
             for m in range(8):
                 base = STEP_COST[m]
@@ -1931,9 +1936,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                     if puny == 1 or m != 0:
                         continue
                     extra += door_extra
-                nfl = fl
-                if titan == 1:
-                    nfl = fl & 2  # a Titan's free turn comes back on each square
+                nfl = nfl0
                 if e & ST_FRIEND:
                     if in_contact:
                         continue
@@ -1943,7 +1946,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                 c2 = cost + base + extra
                 if c2 <= budget:
                     na = a + ABS_DX[d] + w * ABS_DY[d]
-                    push(wk, nb, (na * 4 + f) * NFLAG + nfl, c2, st)
+                    push(dist, par, bucket, nb, (na * 4 + f) * NFLAG + nfl, c2, st)
 
 
 @njit(cache=True, _nrt=False)
@@ -2294,6 +2297,29 @@ def front_anchor(fi, s, z, j, f, k):
 
 
 @njit(cache=True, _nrt=False)
+def contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, here):
+    """Anchor ``k`` of :func:`front_anchor` (i facing ``f``, his front edge on ``j``'s
+    base) if :func:`reach` found it within ``mv`` and i may end his move there; (x, y,
+    state), state -1 if not.  ``here``: where i stands counts, at no cost (he turns to
+    face a foe already in contact, "Offensive Combat"), else it is left out."""
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    ax, ay = front_anchor(fi, s, z, j, f, k)
+    at = ax == s[i, S_X] and ay == s[i, S_Y]
+    if ax < 0 or ay < 0 or ax + z > w or ay + z > sc[S_H] or (at and not here):
+        return ax, ay, -1
+    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE]) != f:
+        return ax, ay, -1
+    c, st = cost_to(wk, w, ax, ay, f)
+    if at:
+        c = 0
+        st = sidx(w, ax, ay, f, ZERO)
+    if c > mv or not end_ok(fi, mp, s, occ, i, ax, ay):
+        return ax, ay, -1
+    return ax, ay, st
+
+
+@njit(cache=True, _nrt=False)
 def facing_state(fi, s, wk, w, i, x, y, budget):
     """The state :func:`reach` found on anchor (x, y): facing the nearest enemy if that
     fits in ``budget``, else the cheapest facing that does; (cost, state, facing or -1)."""
@@ -2402,20 +2428,10 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
         for j in range(fi.shape[0]):
             if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
                 continue
-            zj = fi[j, F_SIZE]
             for f in range(4):
-                # anchors whose front edge touches j
-                for k in range(-(z - 1), zj):
-                    ax, ay = front_anchor(fi, s, z, j, f, k)
-                    if ax < 0 or ay < 0 or ax + z > w or ay + z > h:
-                        continue
-                    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], zj) != f:
-                        continue
-                    c, st = cost_to(wk, w, ax, ay, f)
-                    if ax == x0 and ay == y0:
-                        c = 0  # turns to face a foe already in contact ("Offensive Combat")
-                        st = sidx(w, ax, ay, f, ZERO)
-                    if c > mv or not end_ok(fi, mp, s, occ, i, ax, ay):
+                for k in range(-(z - 1), fi[j, F_SIZE]):  # anchors whose front touches j
+                    ax, ay, st = contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, YES)
+                    if st < 0:
                         continue
                     # position the warrior to evaluate, then restore
                     s[i, S_X] = ax
@@ -2442,13 +2458,8 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
             bst = -1
             for f in range(4):
                 for k in range(-(z - 1), fi[j, F_SIZE]):
-                    ax, ay = front_anchor(fi, s, z, j, f, k)
-                    if ax < 0 or ay < 0 or ax + z > w or ay + z > h or (ax == x0 and ay == y0):
-                        continue
-                    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE]) != f:
-                        continue
-                    c, st = cost_to(wk, w, ax, ay, f)
-                    if c > mv or not end_ok(fi, mp, s, occ, i, ax, ay):
+                    ax, ay, st = contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, NO)
+                    if st < 0:
                         continue
                     _d, prog = progress(fi, sc, wk, i, ax, ay, here)
                     v = gain + prog - 0.1 * danger(fi, s, sc, i, ax, ay)
