@@ -733,7 +733,7 @@ def adjacent_hexes(st, m, k, a, b):
     return d == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_to(st, m, i, h):
     """Move ``i`` (after ``reach``) to ``h`` along its path: leaving engagement attacks
     from each enemy it stops being adjacent to ("Flying": all engaged enemies when it
@@ -913,7 +913,7 @@ def foe_context(st, m, i):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def best_attack_from(st, m, i, h, atk, rv, nfoe):
     """Greedy worth of ``i``'s best normal attack from space ``h`` (Attack ``atk``, Range
     ``rv``; the ``nfoe`` enemies from :func:`foe_context`, their distances from ``h`` in
@@ -1012,7 +1012,7 @@ def glyph_worth(st, m, i, h):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda, near, gv, bv):
     """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat
     (``threat_w``), plus its weighted best attack next turn (``nxt_w`` x ``NEXT_TURN``, as
@@ -1060,7 +1060,7 @@ def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_destination(st, m, i, pol):
     """Where ``i`` ends its move: random (uniform over legal ends) or the greedy best."""
     hx, gs, op, wk = st[0], m[2], st[9], m[8]
@@ -1090,29 +1090,27 @@ def choose_destination(st, m, i, pol):
     nxt_w = op[O_THREAT] / 1000.0
     threat_w, cw = greedy_weights(st, m, i, top)
     best = start
-    near = foe_distances(st, m, start, nfoe)
-    gv = glyph_worth(st, m, i, start) if wk[W_GMARK, start] != 0 else 0.0
-    bv = position_worth(st, m, i, start, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda,
-                        near, gv, NEG)  # fmt: skip
-    for idx in range(nh):
-        h = scan(hx, side, idx)
-        if h != start and can_end(st, m, i, h):
-            # exact pruning: the worth without its (never positive) threat and risk
-            # terms, with the best attack anywhere, cannot beat the best so far
-            near = foe_distances(st, m, h, nfoe)
-            gv = glyph_worth(st, m, i, h) if wk[W_GMARK, h] != 0 else 0.0
-            bound = (top if near <= rv else 0.0) + gv
-            bound += 0.3 * hx[h, H_LEVEL]
-            bound += nxt_w * (NEXT_TURN * top)
-            if near < BIG:
-                bound -= cw * max(near - rv, 0)
-            if bound <= bv + 1e-9:
-                continue
-            v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda,
-                               near, gv, bv)  # fmt: skip
-            if v > bv + 1e-9:
-                bv = v
-                best = h
+    bv = NEG
+    for idx in range(-1, nh):  # the start space first (one call site: inlined)
+        h = start if idx < 0 else scan(hx, side, idx)
+        if idx >= 0 and (h == start or not can_end(st, m, i, h)):
+            continue
+        # exact pruning: the worth without its (never positive) threat and risk
+        # terms, with the best attack anywhere, cannot beat the best so far
+        near = foe_distances(st, m, h, nfoe)
+        gv = glyph_worth(st, m, i, h) if wk[W_GMARK, h] != 0 else 0.0
+        bound = (top if near <= rv else 0.0) + gv
+        bound += 0.3 * hx[h, H_LEVEL]
+        bound += nxt_w * (NEXT_TURN * top)
+        if near < BIG:
+            bound -= cw * max(near - rv, 0)
+        if bound <= bv + 1e-9:
+            continue
+        v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda,
+                           near, gv, bv)  # fmt: skip
+        if v > bv + 1e-9:
+            bv = v
+            best = h
     for q in range(gs.shape[0]):
         if gs[q, GS_HEX] >= 0:
             wk[W_GMARK, gs[q, GS_HEX]] = 0
