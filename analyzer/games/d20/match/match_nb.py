@@ -1519,37 +1519,35 @@ def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
     return n
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8, i8), **INNER)
-def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture):
-    """The movement of one figurine ("3.1 Movements"): a figurine in HtH does not move (it
-    leaves by a retreat, "Leaving a HtH"); an impulsive one moves first, automatically, its
-    full Movement straight at the nearest enemy ("Automatic movements"); the others pick
-    a candidate by policy, then may take cover."""
-    if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
-        return
-    if in_hth(fi, fr, p, s, i):
-        s[i, S_MODE] = M_STAY
-        return
-    mv = float(fi[i, F_MOVE])
-    if fi[i, F_IMPULSIVE] == 1:
-        nd = BIG
-        jn = -1
-        for j in range(fi.shape[0]):
-            if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE]:
-                d = gap(fr, p, i, j)
-                if d < nd:
-                    nd = d
-                    jn = j
-        if jn >= 0:
-            dx = p[jn, P_X] - p[i, P_X]
-            dy = p[jn, P_Y] - p[i, P_Y]
-            dl = dist(dx, dy)
-            st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
-            s[i, S_MODE] = M_NORMAL
-            move_along(
-                fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, dx / dl, dy / dl, st, mv, True
-            )
-        return
+@njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8), **INNER)
+def impulsive_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i):
+    """ "Automatic movements": an impulsive figurine moves first, its full Movement straight
+    at the nearest enemy."""
+    nd = BIG
+    jn = -1
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE]:
+            d = gap(fr, p, i, j)
+            if d < nd:
+                nd = d
+                jn = j
+    if jn >= 0:
+        dx = p[jn, P_X] - p[i, P_X]
+        dy = p[jn, P_Y] - p[i, P_Y]
+        dl = dist(dx, dy)
+        st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
+        s[i, S_MODE] = M_NORMAL
+        mv = float(fi[i, F_MOVE])
+        move_along(
+            fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, dx / dl, dy / dl, st, mv, True
+        )
+
+
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, U1, F2, i8, i8, i8), **INNER)
+def choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture):
+    """The candidate move ``i`` takes (its row in ``wk``, ``candidates``): random, or the
+    best ``pos_value``; a figurine that must climb this turn (``climb_cands``) picks among
+    the candidates that climb."""
     n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
     for j in range(fi.shape[0]):
         wk[SEEN, j] = UNKNOWN
@@ -1571,53 +1569,75 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
                     q -= 1
         else:
             c = pick(rng, n)
-    else:
-        pull = virus_pull(fi, fr, ter, sc, op, p, s, g, i)
-        bv = -BIG
-        for k in range(n):
-            if wk[k, 6] == 1.0:
-                x = wk[k, 4]
-                y = wk[k, 5]
-            else:
-                x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
-                keep_walk(wk, k, x, y, stop, elem)
-            if climb > 0 and wk[k, 7] != 3.0:
+        return c
+    pull = virus_pull(fi, fr, ter, sc, op, p, s, g, i)
+    bv = -BIG
+    for k in range(n):
+        if wk[k, 6] == 1.0:
+            x = wk[k, 4]
+            y = wk[k, 5]
+        else:
+            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+            keep_walk(wk, k, x, y, stop, elem)
+        if climb > 0 and wk[k, 7] != 3.0:
+            continue
+        dup = False
+        for q in range(k):
+            if climb > 0 and wk[q, 7] != 3.0:
                 continue
-            dup = False
-            for q in range(k):
-                if climb > 0 and wk[q, 7] != 3.0:
-                    continue
-                if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
-                    dup = True
-                    break
-            if dup:
-                continue
-            md = int(wk[k, 2])
-            v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, md, posture, wk[SEEN], pull)
-            if v > bv + 1e-9:
-                bv = v
-                c = k
+            if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
+                dup = True
+                break
+        if dup:
+            continue
+        md = int(wk[k, 2])
+        v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, md, posture, wk[SEEN], pull)
+        if v > bv + 1e-9:
+            bv = v
+            c = k
+    return c
+
+
+@njit((I2, F2, F2, F1, F1, F2, I2, U1, i8, i8, i8), **INNER)
+def wants_cover(fi, fr, ter, sc, ecp, p, s, rng, i, pol, aimed):
+    """Whether ``i``, after a normal move, takes cover (random: one time in four; greedy:
+    when it has no target it may shoot, is not in HtH and the enemies threaten at least a
+    fifth of its CP).  ``aimed``: ``aim``'s target (tried first: it usually is one)."""
+    if pol == POL_RANDOM:
+        return pick(rng, 4) == 0
+    for q in range(-1, fi.shape[0]):
+        j = aimed if q < 0 else q
+        if j >= 0 and can_shoot_in(fi, fr, ter, sc, p, s, i, j) >= 0:
+            return False
+    if in_hth(fi, fr, p, s, i):
+        return False
+    return threat_now(fi, fr, ter, sc, ecp, p, s, i, p[i, P_X], p[i, P_Y], 0) >= 0.2 * s[i, S_CP]
+
+
+@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, I1, U1, I2, F2, i8, i8, i8), **INNER)
+def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture):
+    """The movement of one figurine ("3.1 Movements"): a figurine in HtH does not move (it
+    leaves by a retreat, "Leaving a HtH"); an impulsive one moves first, automatically
+    (``impulsive_move``); the others pick a candidate by policy (``choose_move``), then may
+    take cover (``wants_cover``, ``take_cover``)."""
+    if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
+        return
+    if in_hth(fi, fr, p, s, i):
+        s[i, S_MODE] = M_STAY
+        return
+    if fi[i, F_IMPULSIVE] == 1:
+        impulsive_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i)
+        return
+    c = choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture)
     mode = int(wk[c, 2])
     s[i, S_MODE] = mode
     if mode == M_READY:
         s[i, S_READY] = 1
         s[i, S_DONE] = 1
         aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
-        log(
-            g,
-            ev,
-            E_MOVE,
-            fi[i, F_SIDE],
-            i,
-            M_READY,
-            mm(p[i, P_X]),
-            mm(p[i, P_Y]),
-            mm(p[i, P_X]),
-            mm(p[i, P_Y]),
-            0,
-            -1,
-            0,
-        )
+        x = mm(p[i, P_X])
+        y = mm(p[i, P_Y])
+        log(g, ev, E_MOVE, fi[i, F_SIDE], i, M_READY, x, y, x, y, 0, -1, 0)
         return
     if mode != M_STAY:
         if wk[c, 6] != 1.0:
@@ -1631,28 +1651,8 @@ def move_figure(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol,
         if s[i, S_ALIVE] == 0 or g[G_END] >= 0:
             return
     aimed = aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng)
-    if mode == M_NORMAL:
-        want = False
-        if pol == POL_RANDOM:
-            want = pick(rng, 4) == 0
-        else:
-            # any target it may shoot: the one it aimed at first (it usually is)
-            has = aimed >= 0 and can_shoot_in(fi, fr, ter, sc, p, s, i, aimed) >= 0
-            for j in range(fi.shape[0]):
-                if has:
-                    break
-                if can_shoot_in(fi, fr, ter, sc, p, s, i, j) >= 0:
-                    has = True
-            want = (
-                not has
-                and not in_hth(fi, fr, p, s, i)
-                and (
-                    threat_now(fi, fr, ter, sc, ecp, p, s, i, p[i, P_X], p[i, P_Y], 0)
-                    >= 0.2 * s[i, S_CP]
-                )
-            )
-        if want:
-            take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, True)
+    if mode == M_NORMAL and wants_cover(fi, fr, ter, sc, ecp, p, s, rng, i, pol, aimed):
+        take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, True)
 
 
 # =========================================================== action phase
