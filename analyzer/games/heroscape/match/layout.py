@@ -148,7 +148,7 @@ POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
 
 #: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
-WK_ROWS = 18
+WK_ROWS = 20
 
 # ------------------------------------------------ S: per figure, int64 (match state)
 S_ALIVE = 0

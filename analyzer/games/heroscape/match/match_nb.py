@@ -191,16 +191,16 @@ W_FOE, W_FRANGE, W_FATTACK, W_FDEF_LOW, W_FDEF_HIGH, W_FLEVEL, W_FADJ = 7, 8, 9,
 W_FDIST = 14  # spaces from the space being scored
 #: ... the enemies' figure numbers in order (:func:`foe_context` returns how many), 1 on
 #: the spaces holding a Glyph (while greedy scores them), each space's distance to the
-#: other start zone (set once per block, :func:`front_distances`)
-W_FLIST, W_GMARK, W_FRONT = 15, 16, 17
-assert W_FRONT + 1 == WK_ROWS
+#: other start zone (set once per block, :func:`front_distances`); :func:`reach`'s lists
+W_FLIST, W_GMARK, W_FRONT, W_SEEN, W_LEVEL = 15, 16, 17, 18, 19
+assert W_LEVEL + 1 == WK_ROWS
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
 
 
 # =========================================================== dice and trace
-@njit([(MT, I64)], cache=True)
+@njit([(MT, I64)], cache=True, _nrt=False)
 def die(m, sides):
     """One die: the next scripted face while the dice script lasts (rule tests), else the
     match generator ("Gather Your Components": combat dice and the 20-sided die)."""
@@ -211,7 +211,7 @@ def die(m, sides):
     return roll_die(rng, sides)
 
 
-@njit([(ST, MT, I64)], cache=True)
+@njit([(ST, MT, I64)], cache=True, _nrt=False)
 def skulls(st, m, n):
     """Skulls among ``n`` combat dice ("Roll Attack Dice")."""
     op = st[9]
@@ -222,7 +222,7 @@ def skulls(st, m, n):
     return k
 
 
-@njit([(ST, MT, I64)], cache=True)
+@njit([(ST, MT, I64)], cache=True, _nrt=False)
 def shields(st, m, n):
     """Shields among ``n`` combat dice ("Roll Defense Dice")."""
     op = st[9]
@@ -234,7 +234,7 @@ def shields(st, m, n):
     return k
 
 
-@njit([(MT, I64)], cache=True)
+@njit([(MT, I64)], cache=True, _nrt=False)
 def pick(m, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -242,7 +242,7 @@ def pick(m, n):
     return roll_die(m[6], n) - 1
 
 
-@njit([(MT, *(I64,) * 11)], cache=True)
+@njit([(MT, *(I64,) * 11)], cache=True, _nrt=False)
 def log(m, kind, side, a, b, c, d, e, f, h, i, j):
     g, ev = m[3], m[7]
     if g[G_TRACE] != 0 and g[G_ROLL] == 0:
@@ -415,7 +415,7 @@ def expected(st, a, d, left):
 
 
 # =========================================================== wounds and destruction
-@njit([(ST, MT, I64)], cache=True)
+@njit([(ST, MT, I64)], cache=True, _nrt=False)
 def destroy(st, m, j):
     """ "Destroying Figures"; a carried Treasure Glyph is placed on the space the figure
     last occupied unless a Glyph is already there ("Treasure Glyphs")."""
@@ -441,7 +441,7 @@ def destroy(st, m, j):
     log(m, E_DESTROYED, st[4][j, F_SIDE], j, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit([(ST, MT, I64, I64, I64)], cache=True)
+@njit([(ST, MT, I64, I64, I64)], cache=True, _nrt=False)
 def wound(st, m, j, w, by):
     """``w`` wounds to ``j`` (by figure ``by``, or -1); destroyed at its Life Value."""
     fi, fr, s = st[4], st[5], m[0]
@@ -458,7 +458,7 @@ def wound(st, m, j, w, by):
 
 
 # =========================================================== attacks
-@njit([(ST, MT, I64, I64)], cache=True)
+@njit([(ST, MT, I64, I64)], cache=True, _nrt=False)
 def normal_attack(st, m, i, j):
     """One normal attack ("Resolving a Master Game Attack") with Gulløx Wing Render (re-roll
     1 non-skull die, adjacent), Bloodcursed Blade (+1 skull, adjacent), Nanite Shielding
@@ -489,7 +489,7 @@ def normal_attack(st, m, i, j):
     wound(st, m, j, w, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defend_special(st, m, i, j, sk):
     """One affected figure's defense against a special attack's skulls: it rolls its
     extra dice (height advantage, terrain) even against a special attack."""
@@ -623,14 +623,27 @@ def reach(st, m, i):
                             mask[n] |= np.int64(1) << np.int64(k)
     start = s[i, S_HEX]
     cost[start] = 0
+    seen = wk[W_SEEN]  # the spaces given a cost, in the order they got one
+    level = wk[W_LEVEL]  # the spaces of cost c, ascending (the order of a full scan)
+    seen[0] = start
+    ns = 1
     move = fi[i, F_MOVE]
     fly = (fi[i, F_POWERS] & P_FLYING) != 0
     side = fi[i, F_SIDE]
     height = fi[i, F_HEIGHT]
-    for c in range(move):
-        for h in range(nh):
-            if cost[h] != c:
-                continue
+    for c in range(move):  # no space gets cost c while cost c is expanded (steps >= 1)
+        nl = 0
+        for q in range(ns):
+            h = seen[q]
+            if cost[h] == c:
+                p = nl
+                while p > 0 and level[p - 1] > h:
+                    level[p] = level[p - 1]
+                    p -= 1
+                level[p] = h
+                nl += 1
+        for b in range(nl):
+            h = level[b]
             if h != start and not fly and stops_on(st, m, i, h, prev):
                 continue
             for k in range(6):
@@ -655,6 +668,9 @@ def reach(st, m, i):
                 if not fly:
                     ex += bits(mask[h] & ~mask[n])
                 if nc < cost[n] or ex < expose[n]:
+                    if cost[n] == BIG:
+                        seen[ns] = n
+                        ns += 1
                     cost[n] = nc
                     prev[n] = h
                     expose[n] = ex
@@ -705,7 +721,7 @@ def can_end(st, m, i, h):
     return h == s[i, S_HEX] or wk[W_COST, h] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leaving_attack(st, m, k, i):
     """A leaving engagement attack of ``k`` on ``i`` (reading: ``leaving_dice`` combat dice,
     each skull 1 wound, no defense roll)."""
@@ -797,7 +813,7 @@ def move_to(st, m, i, h):
     land(st, m, i, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fall(st, m, i, b, drop):
     """Falling damage (reading; the rulebook names it without its text): a drop of at
     least the figure's height rolls 1 combat die, from height + 10 levels 2 dice, each
@@ -813,7 +829,7 @@ def fall(st, m, i, b, drop):
     wound(st, m, i, sk, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heal_side(st, m, side, amount, skip):
     """Remove up to ``amount`` Wound Markers from ``side``'s figures, the most points per
     Life first ("Glyph of Haukeland"); returns the markers removed."""
@@ -832,7 +848,7 @@ def heal_side(st, m, side, amount, skip):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land(st, m, i, h):
     """Effects of ending a move on ``h``: "Molten Lava" (d20: 20 survives), Power Glyphs
     (turned power side up; Haukeland heals 3 and is removed), Treasure Glyphs (a Unique
@@ -1193,7 +1209,7 @@ def special_worth(st, m, i, j, line_dir):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_with(st, m, i, pol):
     """``i``'s attack, if it can make one ("Attack with Figures"): random picks a legal
     target uniformly; greedy the best worth over normal targets and special attacks."""
@@ -1252,7 +1268,7 @@ def attack_with(st, m, i, pol):
 
 
 # =========================================================== turns and rounds
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def charge_after_move(st, m, i, h0):
     """Charge!!! (Dorim the Bulkhead Brawler; the card text is not printed, reading in
     docs/rules-choices.md): triggered when ``i`` moved from ``h0`` and ends its move
@@ -1296,7 +1312,7 @@ def figure_worth(st, m, i):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_turn(st, m, c, pol):
     """One Army Card turn ("Take Army Card Turns"): move up to the card's figures
     (silhouettes of a Common card), each chosen figure activated; then attack with the
@@ -1448,7 +1464,7 @@ def place_markers(st, m, side, pol):
             k -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def initiative(st, m):
     """ "Roll For Initiative": each player rolls the d20 (+8 with the Glyph of Dagmar), the
     highest takes the first Player Turn, ties reroll.  Returns the side."""
@@ -1465,7 +1481,7 @@ def initiative(st, m):
         rerolls += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_of_round(st, m):
     """ "Wellspring Water": at the beginning of each round each Hero on it may roll the d20
     (12+ removes 1 Wound Marker, 1-2 deals 2 wounds); reading: only wounded Heroes roll."""
@@ -1484,7 +1500,7 @@ def start_of_round(st, m):
             wound(st, m, i, 2, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_of_round(st, m):
     """ "4. End the Round": "Lava Field" (each figure on it rolls 1 combat die, a skull is 1
     wound); Tech Glyphs flip back power side up; then victory and the round limit."""
@@ -1514,7 +1530,7 @@ def end_of_round(st, m):
             g[G_WINNER] = 0 if abs(a - b) < 1e-9 else (1 if a > b else 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turns_of_round(st, m, from_turn):
     """Player Turns ``from_turn`` .. 5 of the round (alternating from the Initiative
     side: reveal that side's marker, take that Army Card's turn), a victory check after
@@ -1541,7 +1557,7 @@ def turns_of_round(st, m, from_turn):
     end_of_round(st, m)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_markers(m, side):
     mk = m[4]
     log(m, E_MARKERS, side, mk[side, 0], mk[side, 1], mk[side, 2], mk[side, 3], 0, 0, 0, 0, 0)
