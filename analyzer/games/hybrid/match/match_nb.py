@@ -269,6 +269,8 @@ GREEDY = np.int64(POL_GREEDY)
 COL_OC, COL_DC, COL_F, COL_MV = np.int64(F_OC), np.int64(F_DC), np.int64(F_F), np.int64(F_MV)
 SIDE_A, SIDE_B = np.int64(0), np.int64(1)
 NO_PARENT = np.int64(-1)
+NEG = np.int64(-1)  # -1 where a variable starts as 'none' (a literal -1 would be
+# typed Literal[int](-1) first and compile every kernel it is passed to a second time)
 NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a friend
 # plan[] columns: what an activation does
 P_KIND, P_LEVEL, P_DEST, P_TARGET, P_SCORE_X1000 = 0, 1, 2, 3, 4
@@ -300,7 +302,7 @@ CARD_KEEP = 0.12
 
 
 # =========================================================== dice and trace
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def d10(g, dc, rng):
     """ "Natural Roll": one D10 whose 0 face counts as 10; the next scripted face while
     the dice script lasts (rule tests), else the match generator."""
@@ -310,7 +312,7 @@ def d10(g, dc, rng):
     return roll_die(rng, 10)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def roll_kept(g, dc, rng, ndice):
     """ "Rolling Two Dice (2D10)": roll ``ndice`` D10 and keep the best (lowest) face."""
     best = 10
@@ -321,7 +323,7 @@ def roll_kept(g, dc, rng, ndice):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def pick(rng, n):
     """A uniform choice in 0..n-1 (the random policy; never scripted)."""
     if n <= 1:
@@ -336,14 +338,14 @@ LOG_SIG = types.void(I64[::1], I64[:, ::1], *([I64] * 11))
 ADD_PLAN_SIG = I64(I64[:, ::1], I64, I64, I64, I64, I64, types.float64)
 
 
-@njit(LOG_SIG, cache=True, _nrt=False)
+@njit(LOG_SIG, cache=True, error_model="numpy", _nrt=False)
 def log(g, ev, kind, side, a, b, c, d, e, f, h, i, j):
     """One trace row (kind, Round, side, nine values) when the match is traced."""
     if g[G_TRACE] != 0 and g[G_ROLL] == 0:
         g[G_NEV] = append_event(ev, g[G_NEV], kind, g[G_ROUND], side, a, b, c, d, e, f, h, i, j)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def probs(tab, ndice, sl, pam):
     """P(Perfect Success), P(success), P(failure), P(Critical Failure) of a Natural Roll
     (from ``rolls.class_probs``; SL <= 1 behaves as 1 and SL >= 9 as 9)."""
@@ -360,12 +362,12 @@ def probs(tab, ndice, sl, pam):
 
 
 # =========================================================== board geometry
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def inside(sc, x, y):
     return 0 <= x < sc[S_W] and 0 <= y < sc[S_H]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def blocks_move(mp, cell, x, y):
     """Walls, columns, locked doors stop movement ("Forbidden Movements"); a closed door
     too, unless opened on the way (``cell`` holds 1 for an opened door)."""
@@ -375,7 +377,7 @@ def blocks_move(mp, cell, x, y):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def blocks_sight(mp, cell, x, y):
     """Walls, columns and closed doors block the line of sight; rockfall and Trapdoors do
     not ("Column and Rockfall counters", "Jumping over a Trapdoor")."""
@@ -385,7 +387,7 @@ def blocks_sight(mp, cell, x, y):
     return k == C_DOOR and cell[y, x] == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def touching_at(x0, y0, z0, x1, y1, z1):
     """Base contact: bases touching edge to edge, never only at the corners ("Base")."""
     xo = x0 <= x1 + z1 - 1 and x1 <= x0 + z0 - 1
@@ -397,7 +399,7 @@ def touching_at(x0, y0, z0, x1, y1, z1):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def side_toward(x0, y0, z0, x1, y1, z1):
     """The side (facing index) of base 0 that base 1 touches, -1 if not in contact."""
     xo = x0 <= x1 + z1 - 1 and x1 <= x0 + z0 - 1
@@ -413,24 +415,24 @@ def side_toward(x0, y0, z0, x1, y1, z1):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def touching(fi, s, i, j):
     return touching_at(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def side_of(fi, s, i, j):
     return side_toward(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def from_rear(fi, s, target, attacker):
     """ "Offensive Combat": the attacker stands at the target's rear edge."""
     d = side_of(fi, s, target, attacker)
     return d >= 0 and d == (s[target, S_FACE] + 2) % 4
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def in_enemy_contact(fi, s, i):
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != fi[i, F_SIDE] and touching(fi, s, i, j):
@@ -438,7 +440,7 @@ def in_enemy_contact(fi, s, i):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def chebyshev(fi, s, i, j):
     """Squares between two bases counted like an Aura's square zone ("Aura/X")."""
     zi = fi[i, F_SIZE]
@@ -448,7 +450,7 @@ def chebyshev(fi, s, i, j):
     return max(dx, dy)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def put(fi, s, occ, i, x, y):
     z = fi[i, F_SIZE]
     for yy in range(s[i, S_Y], s[i, S_Y] + z):
@@ -464,7 +466,7 @@ def put(fi, s, occ, i, x, y):
 
 
 # =========================================================== line of sight
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def line(fi, mp, cell, occ, sc, ax, ay, bx, by, shooter, target, mode):
     """Squares crossed from square a's centre to square b's centre (grid traversal).
 
@@ -524,7 +526,7 @@ def line(fi, mp, cell, occ, sc, ax, ay, bx, by, shooter, target, mode):
     return rock + 100 * figs
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def in_fov(fi, s, i, tx, ty):
     """ "Angles of Vision": the 90-degree field of vision in front of warrior ``i``."""
     z = fi[i, F_SIZE]
@@ -539,7 +541,7 @@ def in_fov(fi, s, i, tx, ty):
     return fwd > 0 and abs(lat) <= fwd
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def sight(fi, mp, cell, occ, s, sc, i, j, fov, through):
     """Whether ``i`` sees ``j`` ("Sight Range", "Angles of Vision and Dead Angles").
 
@@ -565,7 +567,7 @@ def sight(fi, mp, cell, occ, s, sc, i, j, fov, through):
 
 
 # =========================================================== characteristics
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def level_now(fi, s, i, col):
     """ "Action Modes": every wound lowers each Mode's level by 1, never below 1; 0 dash."""
     lv = fi[i, col]
@@ -575,14 +577,14 @@ def level_now(fi, s, i, col):
     return lv if lv >= 1 else 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def movement_now(fi, s, i):
     """ "Movement and Wounds": each wound lowers Movement by 1, down to 0."""
     m = fi[i, F_MOVE] - s[i, S_WOUNDS]
     return m if m > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def base_sl(fi, s, i):
     """SL = NV - wounds ("Natural Roll" FAQ), + Prestige/X until wounded ("Prestige/X"),
     - 2 for a victim of Expert Move ("4 / Expert Move")."""
@@ -594,7 +596,7 @@ def base_sl(fi, s, i):
     return sl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def melee_bonus(fi, s, i):
     """Offensive and Defensive Combat bonuses: Conviction/X within 8 squares of a living
     leader ("Conviction/X"), Frenzy/X per melee kill ("Frenzy/X")."""
@@ -606,7 +608,7 @@ def melee_bonus(fi, s, i):
     return b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def vengeance(fi, s, i, j):
     """ "Aura/X" with the Aura of Vengeance (its corrected third sentence, "Aura Cards"):
     +1 in Offensive Combat to a warrior striking an enemy who stands in the square zone of
@@ -619,14 +621,14 @@ def vengeance(fi, s, i, j):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def evasion(s, j):
     """ "5 / Master Move": -2 to the SL of enemies striking or firing at ``j`` while he is
     in Master Move (until his next activation)."""
     return 2 if s[j, S_MODE] == M_MOVE and s[j, S_LEVEL] == 5 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def strike_sl(fi, s, i, j, level, rear):
     """Offensive Combat SL of ``i`` striking ``j`` at Mastery ``level`` ("Offensive Combat":
     rear +1; "2 / Novice Strike": one wound ignored; "4 / Expert Strike": +2;
@@ -647,7 +649,7 @@ def strike_sl(fi, s, i, j, level, rear):
     return sl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def parry_sl(fi, s, j, level):
     """Defensive Combat SL of ``j`` at ``level`` ("4 / Expert Parry": +2)."""
     sl = base_sl(fi, s, j) + fi[j, F_DMOD] + melee_bonus(fi, s, j)
@@ -656,7 +658,7 @@ def parry_sl(fi, s, j, level):
     return sl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shot_mod(fi, j):
     """ "Firing": +1 against a large base or a Titan (not both, "Titan"); "Velocity/X": -X."""
     m = 0
@@ -665,21 +667,21 @@ def shot_mod(fi, j):
     return m - fi[j, F_VELOCITY]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def fire_sl(fi, s, i, j, rock):
     """Firing SL: NV - wounds + weapon, target size, Velocity, -1 per rockfall square,
     -2 against a warrior in Master Move ("5 / Master Move")."""
     return base_sl(fi, s, i) + fi[i, F_FMOD] + shot_mod(fi, j) - rock - evasion(s, j)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def pam_of(fi, i):
     """ "Duellist/X": a Perfect Success on any result <= X (Offensive Combat, Firing)."""
     return fi[i, F_DUELLIST] if fi[i, F_DUELLIST] > 1 else 1
 
 
 # =========================================================== wounds and removal
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def wound(fi, s, g, occ, ev, j, n, by, cause):
     """ "Natural Value": a wound lowers NV by 1; at 0 the warrior is eliminated.  A wound
     switches Defensive Combat Mode off, except a Heroic Parry ("Defensive Combat"), and
@@ -709,14 +711,14 @@ def wound(fi, s, g, occ, ev, j, n, by, cause):
             g[G_PENDING + fi[j, F_SIDE]] += 1  # "Cards drawn during the game"
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def spray_wound(fi, s, g, occ, ev, j, by):
     """A Purulent Excrescence wound on ``by`` (at most one per warrior and game)."""
     s[by, S_SPRAYED] = 1
     wound(fi, s, g, occ, ev, by, ONE, j, SPRAY)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def purulent(fi, s, g, occ, dc, rng, ev, j, by, before, offensive):
     """Purulent Excrescence (the players' clarified text, "Mutation Cards") after a
     base-to-base attack of ``by`` on the mutated ``j`` (``before``: j's wounds before it):
@@ -739,7 +741,7 @@ def purulent(fi, s, g, occ, dc, rng, ev, j, by, before, offensive):
             spray_wound(fi, s, g, occ, ev, j, by)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def deal_equipment(fi, sc, s, g, rng, ev):
     """ "Aura Cards" and "Mutation Cards" at the start of the game.  Aura: 3 of the 9
     cards drawn for each warrior with Aura/X (2 kept): the Aura of Vengeance, the one
@@ -756,7 +758,7 @@ def deal_equipment(fi, sc, s, g, rng, ev):
                 if fi[i, F_SIDE] == side and fi[i, F_AURA] > 0:
                     nb += 1
             if nb > 0:
-                m = 0 if sc[S_AURA_MODE] == 2 else pick(rng, 9) // 3
+                m = 0 if sc[S_AURA_MODE] == 2 else pick(rng, np.int64(9)) // 3
                 k = 0
                 for i in range(n):
                     if fi[i, F_SIDE] == side and fi[i, F_AURA] > 0:
@@ -769,12 +771,12 @@ def deal_equipment(fi, sc, s, g, rng, ev):
             for i in range(n):
                 if fi[i, F_SIDE] == side and fi[i, F_MUTATION] > 0:
                     has = True
-            if has and (sc[S_MUTATION_MODE] == 2 or pick(rng, 3) == 0):
+            if has and (sc[S_MUTATION_MODE] == 2 or pick(rng, np.int64(3)) == 0):
                 g[G_PURULENT + side] = 1
                 log(g, ev, E_MUTATION, side, -1, 0, -1, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def mutate(fi, sc, s, g, occ, ev, i):
     """ "Mutation Cards": Purulent Excrescence is given to a Mutation/X warrior on one of
     his Activations (here: the first that ends with an enemy in base contact with him).
@@ -784,7 +786,7 @@ def mutate(fi, sc, s, g, occ, ev, i):
     side = fi[i, F_SIDE]
     if g[G_PURULENT + side] != 1 or fi[i, F_MUTATION] == 0 or s[i, S_ALIVE] == 0:
         return
-    t = -1
+    t = NEG
     best = 99
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side and touching(fi, s, i, j):
@@ -805,7 +807,7 @@ def mutate(fi, sc, s, g, occ, ev, i):
 
 
 # =========================================================== strikes and parries
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def parry_levels(fi, s, j, vs_fire):
     """Mastery Levels of Defensive Combat ``j`` may choose now (bit mask of 1..6).
 
@@ -826,7 +828,7 @@ def parry_levels(fi, s, j, vs_fire):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
     """Expected wounds to the target and to the attacker of one strike or shot when the
     defender answers with his best parry level (the greedy defender's choice); returns
@@ -860,7 +862,7 @@ def exp_attack(fi, s, tab, sc, i, j, asl, andice, wounds, pmask, vs_fire):
     return best_t, best_a, best_lv
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
     """The defender's Mastery Level, announced in answer to the attacker's ("Defensive
     Combat"): random among the legal ones, or the greedy best; 0 when he cannot parry."""
@@ -882,7 +884,7 @@ def choose_parry(fi, s, tab, sc, rng, i, j, asl, andice, wounds, vs_fire, pol):
     return lv
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_size(g, side):
     n = 0
     for v in range(5):
@@ -890,7 +892,7 @@ def hand_size(g, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_points(g, side):
     n = 0
     for v in range(5):
@@ -898,7 +900,7 @@ def hand_points(g, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def draw_card(g, rng, side):
     """One Action Card into ``side``'s hand (the deck as counts by points, drawn at
     random: a shuffled deck; the cards put back under it come last); its points, or -1
@@ -923,7 +925,7 @@ def draw_card(g, rng, side):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def deal_cards(g, rng, ev):
     """ "Dealing": 25 Action Cards (their values are not printed: 5 of each of 0..4
     points), four to each player; a player may put his hand under the deck and draw
@@ -947,7 +949,7 @@ def deal_cards(g, rng, ev):
             log(g, ev, E_CARD, side, -1, hand_points(g, side), 5, 3, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def draw_owed(g, rng, ev):
     """The cards owed for warriors destroyed by the enemy (:func:`wound`), drawn."""
     for side in range(2):
@@ -958,7 +960,7 @@ def draw_owed(g, rng, ev):
                 log(g, ev, E_CARD, side, -1, v, 3, hand_size(g, side), 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def roll_worth(fi, s, tab, sc, i, j, asl, andice, wounds, vs_fire):
     """Greedy's worth for the attacker of one strike or shot at SL ``asl``: expected
     wounds dealt less 0.8 x those taken back, each weighted by the victim's points."""
@@ -967,7 +969,7 @@ def roll_worth(fi, s, tab, sc, i, j, asl, andice, wounds, vs_fire):
     return et * (1.0 + fi[j, F_POINTS] / 20.0) - 0.8 * ea * (1.0 + fi[i, F_POINTS] / 20.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def best_card(fi, s, tab, sc, g, side, i, j, asl, andice, wounds, vs_fire, sign):
     """The card of ``side``'s hand (points 1..4) whose points, added (``sign`` 1, the
     attacker) or taken (-1, a Hindrance) from the SL, gain ``side`` the most over
@@ -986,14 +988,14 @@ def best_card(fi, s, tab, sc, g, side, i, j, asl, andice, wounds, vs_fire, sign)
     return bv
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def use_card(g, ev, side, fig, v, role):
     g[G_HAND + 5 * side + v] -= 1
     g[G_CARDS] += 1
     log(g, ev, E_CARD, side, fig, v, role, hand_size(g, side), 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_cards(fi, s, tab, sc, g, rng, ev, i, j, asl, andice, wounds, vs_fire, amb):
     """ "Action Cards" for one Natural Roll of the active warrior ``i`` against ``j``
     (played for their Action points; the rulebook prints none of their texts): the
@@ -1030,7 +1032,7 @@ def play_cards(fi, s, tab, sc, g, rng, ev, i, j, asl, andice, wounds, vs_fire, a
     return asl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def event_value(fi, sc, tab, s, g, i):
     """Greedy's worth of activating an Event counter: ``event_worth`` tenths of a wound
     for an Event Card, less the chance of a Trap's wound (a Natural Roll at SL + 3
@@ -1041,7 +1043,7 @@ def event_value(fi, sc, tab, s, g, i):
     return worth - p_trap * (1.0 - pp - ps) * (1.0 + fi[i, F_POINTS] / 20.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def event_under(sc, cell, z, x, y):
     """Whether a base of ``z`` squares on anchor (x, y) covers a face-down Event counter."""
     for yy in range(y, y + z):
@@ -1051,7 +1053,7 @@ def event_under(sc, cell, z, x, y):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i):
     """ "Event counters": a warrior ending his turn on one may activate it, unless his
     side activated the last one (the sides alternate); flipped, it is a Trap ("Trap
@@ -1098,7 +1100,7 @@ def event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i):
         log(g, ev, E_EVENT, side, i, x, y, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def place_traps(sc, g, cell, rng):
     """ "Trap counters": the mission's Traps mixed at random among the Event counters
     (``cell`` 4 an Event counter, 5 a Trap)."""
@@ -1122,12 +1124,12 @@ def place_traps(sc, g, cell, rng):
         g[G_TRAPS_LEFT] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def policy_of(sc, fi, i):
     return sc[S_POL_A + fi[i, F_SIDE]]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def attack_roll(
     fi, sc, tab, s, g, occ, dc, rng, ev, i, j, asl, andice, wounds, vs_fire, kind, level, flags
 ):
@@ -1194,7 +1196,7 @@ def attack_roll(
     return res
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
     """ "Brutish Strength/X": the enemy flies X squares straight away from the attacker,
     without turning; one wound per square he could not fly through (walls, warriors,
@@ -1237,7 +1239,7 @@ def knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j):
     wound(fi, s, g, occ, ev, j, n - flown + extra, i, np.int64(2))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, combined):
     """Offensive Combat against ``j`` in front contact, Mastery ``level`` 1..6 ("Offensive
     Combat"): "3 / Skilled Strike" a second strike after a hit, "5 / Master Strike" 2D10,
@@ -1284,13 +1286,13 @@ def strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, co
         knock_back(fi, mp, cell, sc, s, g, occ, ev, i, j)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def can_combine(fi, s, g, i):
     """ "Combined Attack/X": X per game, once per Round."""
     return fi[i, F_COMBINED] > s[i, S_CA_USED] and s[i, S_CA_ROUND] != g[G_ROUND]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def strike_value(fi, s, tab, sc, g, i, j, level, rear):
     """Greedy worth of a strike: expected wounds dealt (a kill counts the target's
     remaining NV twice) minus the wounds its parry may return."""
@@ -1311,7 +1313,7 @@ def strike_value(fi, s, tab, sc, g, i, j, level, rear):
     return et * (1.0 + fi[j, F_POINTS] / 20.0) + kill * left - 1.5 * ea
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def best_strike_level(fi, s, tab, sc, g, i, j, rear):
     top = level_now(fi, s, i, COL_OC)
     if top > 6:
@@ -1327,7 +1329,7 @@ def best_strike_level(fi, s, tab, sc, g, i, j, rear):
 
 
 # =========================================================== firing
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
     """The rockfall squares on the line if ``i`` may fire at ``j`` at ``level``, else -1.
 
@@ -1362,7 +1364,7 @@ def fire_ok(fi, mp, cell, occ, s, sc, i, j, level):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def fire_value(fi, s, tab, sc, i, j, level, rock, shots):
     fsl = fire_sl(fi, s, i, j, rock)
     nd = 2 if level == 5 else 1
@@ -1375,7 +1377,7 @@ def fire_value(fi, s, tab, sc, i, j, level, rock, shots):
     return et * (1.0 + fi[j, F_POINTS] / 20.0) + (et / left) * left
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
     """One shot of ``i`` at ``j`` ("Firing"); "Armour-Piercing Shot/X" goes on to a second
     warrior up to X squares behind the first, once per Round (not through a Titan, nor a
@@ -1394,7 +1396,7 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
     if fi[i, F_APS] > 0 and s[i, S_APS_ROUND] != g[G_ROUND] and fi[j, F_TITAN] == 0 and flags == 0:
         back = s[j, S_ALIVE] == 1 and not in_fov(fi, s, j, s[i, S_X], s[i, S_Y])
         if not dc_first or back:
-            best = -1
+            best = NEG
             for k in range(fi.shape[0]):
                 if k == j or s[k, S_ALIVE] == 0 or fi[k, F_SIDE] == fi[i, F_SIDE]:
                     continue
@@ -1418,7 +1420,7 @@ def shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, i, j, level, flags):
                 )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def leave_ambush(fi, s, g, ev, i, why):
     """Skilled Firing ends for ``i`` and his counter is removed ("3 / Skilled Firing":
     he moves, chooses another Mastery Level, takes a wound, an enemy ends his movement in
@@ -1432,7 +1434,7 @@ def leave_ambush(fi, s, g, ev, i, why):
     log(g, ev, E_AMBUSH_END, fi[i, F_SIDE], i, why, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def ambush_ok(fi, mp, cell, occ, s, sc, i):
     """Whether ``i`` may choose Skilled Firing where he stands ("3 / Skilled Firing": no
     opponent on his line of sight, i.e. in his field of vision with no warrior in the
@@ -1448,7 +1450,7 @@ def ambush_ok(fi, mp, cell, occ, s, sc, i):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, i):
     """Declare Skilled Firing after the movement (FAQ: the level is announced after
     it): the next numbered counter; nothing if the conditions fail there."""
@@ -1462,7 +1464,7 @@ def go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, i):
     log(g, ev, E_AMBUSH, fi[i, F_SIDE], i, g[G_AMBUSH_NO], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def enemy_ambushers(fi, s, j):
     """Whether an enemy of ``j`` is in Skilled Firing."""
     for k in range(fi.shape[0]):
@@ -1471,7 +1473,7 @@ def enemy_ambushers(fi, s, j):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def ambushers_seeing(fi, mp, cell, occ, s, sc, j):
     """Bit mask of ``j``'s enemies in Skilled Firing who could fire at him now (Basic
     Firing's conditions, :func:`fire_ok` level 1: field of vision, a direct line of
@@ -1484,7 +1486,7 @@ def ambushers_seeing(fi, mp, cell, occ, s, sc, j):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def ambush(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, j, before):
     """ "3 / Skilled Firing": ``j`` comes into the field of vision of enemies in ambush
     (they see him now, not on his previous square: mask ``before``).  The one with the
@@ -1494,7 +1496,7 @@ def ambush(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, j, before):
     now = ambushers_seeing(fi, mp, cell, occ, s, sc, j)
     new = now & ~before
     while new != 0 and s[j, S_ALIVE] == 1:
-        k = -1
+        k = NEG
         for c in range(fi.shape[0]):
             if (new >> c) & 1 == 1 and (k < 0 or s[c, S_AMBUSH] < s[k, S_AMBUSH]):
                 k = c
@@ -1515,7 +1517,7 @@ def ambush(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, j, before):
     return now
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def may_walk_into_view(fi, s, i, j):
     """Whether ``j`` is a living enemy of ``i`` within sight range plus his Movement."""
     if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
@@ -1523,7 +1525,7 @@ def may_walk_into_view(fi, s, i, j):
     return chebyshev(fi, s, i, j) <= SIGHT + fi[i, F_LYNX] + movement_now(fi, s, j)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def ambush_worth(fi, s, tab, sc, wk, i):
     """Greedy's worth of an ambush by ``i``: 0.4 x his best Basic Firing value at an
     enemy who could walk into view (within sight range plus the enemy's Movement)."""
@@ -1537,7 +1539,7 @@ def ambush_worth(fi, s, tab, sc, wk, i):
     return 0.4 * best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def ambush_spot(fi, s, tab, sc, wk, i, worth):
     """Greedy's worth of an ambush where ``i`` now stands (option ``ambush_seek``): the
     square-blind ``worth`` (:func:`ambush_worth`) raised by the share of the enemies
@@ -1562,7 +1564,7 @@ def ambush_spot(fi, s, tab, sc, wk, i, worth):
     return worth * (1.0 + ahead / near)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def keep_ambush(fi, s, i):
     """The policies keep a counter into the next Round (the warrior then leaves the
     Activation Sequence, "3 / Skilled Firing") while an enemy stands within sight range
@@ -1580,7 +1582,7 @@ def keep_ambush(fi, s, i):
     return near and other
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def clear_fire_table(fi, wk):
     """Forget the fire values of :func:`fire_table` (the state they were computed in
     changed: a new activation, or a shot was fired)."""
@@ -1589,7 +1591,7 @@ def clear_fire_table(fi, wk):
         fv[k] = -1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def fire_table(fi, s, tab, sc, wk, i, j, lv, rock):
     """:func:`fire_value` of ``i`` at ``j``, memoised per (target, level, rockfall) for one
     state: it does not depend on where ``i`` stands, so a search over his destinations
@@ -1604,7 +1606,7 @@ def fire_table(fi, s, tab, sc, wk, i, j, lv, rock):
     return fv[k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def best_fire(fi, mp, cell, occ, s, sc, tab, wk, i):
     """The best (level, target, value) for ``i`` firing from where he stands now (the
     conditions of :func:`fire_ok`, from one or two sightlines per enemy; the values
@@ -1637,7 +1639,7 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, wk, i):
         for lv in (6, 5, 4, 2, 1):
             if lv > top:
                 continue
-            rock = -1
+            rock = NEG
             if lv == 2:
                 if v1 >= 0 and v1 < 100:
                     rock = v1
@@ -1661,7 +1663,7 @@ def best_fire(fi, mp, cell, occ, s, sc, tab, wk, i):
 
 
 # =========================================================== movement
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def mark_contacts(fi, s, sc, wk, i):
     """W_TOUCH: squares edge-adjacent to an enemy base; W_EC: anchors where i's base would
     be in base contact with an enemy."""
@@ -1693,7 +1695,7 @@ def mark_contacts(fi, s, sc, wk, i):
             wk[W_EC, y * w + x] = t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def square_class(fi, s, occ, i, x, y, novice):
     """What stands on (x, y) for ``i``'s movement: 0 free or itself, 1 a friend he may
     cross ("Moving over friendly figurines": not in contact with an enemy), 2 blocked,
@@ -1711,7 +1713,7 @@ def square_class(fi, s, occ, i, x, y, novice):
     return 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
     """W_ENTER per anchor: -1 if i's base cannot stand there on the way, else the extra
     terrain cost + 4 if it holds a closed door + 8 if it crosses a friend: walls, columns
@@ -1769,7 +1771,7 @@ def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
             enter[a] = (rock_cost if v & 1 else 0) + (trap_cost if v & 2 else 0) + (v & 12)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def end_ok(fi, mp, s, occ, i, x, y):
     """A warrior cannot end his movement on another warrior, on rockfall (unless a Titan)
     or, by choice, on an open Trapdoor ("Forbidden Movements", "Rockfall")."""
@@ -1787,12 +1789,12 @@ def end_ok(fi, mp, s, occ, i, x, y):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def sidx(w, x, y, f, fl):
     return ((y * w + x) * 4 + f) * NFLAG + fl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def push(dist, par, bucket, nb, st, cost, p):
     if cost < dist[st]:
         dist[st] = cost
@@ -1801,7 +1803,7 @@ def push(dist, par, bucket, nb, st, cost, p):
         nb[cost] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def anchor_steps(fi, sc, wk, i, a):
     """W_STEP[8 a + d]: -1 if i's base cannot step from anchor ``a`` in absolute direction
     ``d`` (off the board, an obstacle, a Titan's diagonal, a squeeze between two
@@ -1856,7 +1858,7 @@ def anchor_steps(fi, sc, wk, i, a):
         step[k] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     """Cheapest Movement to every (square, facing) within ``budget`` ("Movement of Your
     Warriors", "Special Movements"): a square forward costs 1, diagonally forward 1 (2
@@ -1949,7 +1951,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
                     push(dist, par, bucket, nb, (na * 4 + f) * NFLAG + nfl, c2, st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cost_to(wk, w, x, y, f):
     """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
     best = BIG
@@ -1962,7 +1964,7 @@ def cost_to(wk, w, x, y, f):
     return best, bst
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def least_cost_at(wk, w, x, y):
     """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
     best = BIG
@@ -1973,7 +1975,7 @@ def least_cost_at(wk, w, x, y):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mode):
     """Walk ``i`` along the path :func:`reach` found to state ``dest``: doors on the way
     open ("Opening and closing doors"), each open Trapdoor is jumped with a Natural Roll
@@ -2039,13 +2041,13 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
     log(g, ev, E_MOVE, fi[i, F_SIDE], i, x0, y0, s[i, S_X], s[i, S_Y], s[i, S_FACE], 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def move_budget(fi, s, i, lv):
     """Movement for a walk in Moving Mode level ``lv`` (0 none): "1 / Basic Move" +2."""
     return movement_now(fi, s, i) + (2 if lv == 1 else 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def can_intercept(fi, mp, cell, occ, s, sc, i, j, lv):
     """Whether ``i``'s Skilled (``lv`` 3) or Expert Move (4) may stop ``j``: not a Titan on
     a large base, not already in contact at the declaration, and for Expert Move on
@@ -2062,7 +2064,7 @@ def can_intercept(fi, mp, cell, occ, s, sc, i, j, lv):
     return lv == 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv, j):
     """Moving Mode at level ``lv`` ("Moving", declared before the first step) along the
     path :func:`reach` found to ``dest``: doors open freely; "3 / Skilled Move" and
@@ -2080,7 +2082,7 @@ def walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv,
         log(g, ev, E_INTERCEPT, fi[j, F_SIDE], j, i, lv, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def field(fi, mp, cell, sc, s, wk, i, goal):
     """W_FIELD: walking distance (squares, around walls) from every square to the goal:
     ``goal`` 0 squares next to an enemy, 1 the Objective counters left."""
@@ -2118,7 +2120,7 @@ def field(fi, mp, cell, sc, s, wk, i, goal):
                     n += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def field_at(fi, sc, wk, i, x, y):
     w = sc[S_W]
     z = fi[i, F_SIZE]
@@ -2132,7 +2134,7 @@ def field_at(fi, sc, wk, i, x, y):
 
 
 # =========================================================== doors
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def closable(fi, mp, cell, occ, s, sc, i, x, y):
     """Whether ``i`` may close the door on square (x, y) ("Opening and closing doors": a
     door opened, not smashed by a Titan, nothing on it, beside or in front of him)."""
@@ -2141,7 +2143,7 @@ def closable(fi, mp, cell, occ, s, sc, i, x, y):
     return touching_at(s[i, S_X], s[i, S_Y], fi[i, F_SIZE], x, y, ONE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def set_door(mp, cell, sc, x, y, v):
     """Open (1) or close (0) the door on (x, y) with the door square beside it (a
     double door is closed whole)."""
@@ -2153,7 +2155,7 @@ def set_door(mp, cell, sc, x, y, v):
             cell[ny, nx] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shooters_seeing(fi, mp, cell, occ, s, sc, i):
     """The enemy shooters with a line of sight to ``i`` (any direction: Novice Firing)."""
     n = 0
@@ -2165,7 +2167,7 @@ def shooters_seeing(fi, mp, cell, occ, s, sc, i):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def close_doors(fi, mp, cell, occ, s, sc, g, ev, i, left):
     """ "Opening and closing doors" (1 Movement each): greedy closes an open door beside
     him when it hides him from an enemy shooter, while Movement is left; the count."""
@@ -2190,7 +2192,7 @@ def close_doors(fi, mp, cell, occ, s, sc, g, ev, i, left):
 
 
 # =========================================================== objectives
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def counter_under(fi, sc, cell, s, i):
     """A square of i's base holding an Objective counter (-1 none)."""
     w = sc[S_W]
@@ -2202,7 +2204,7 @@ def counter_under(fi, sc, cell, s, i):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def carry_out(fi, sc, cell, s, g, ev, i):
     """ "Scenario Objectives": a warrior of Rank 1+ ending his turn on an Objective
     counter carries it out; the counter is removed."""
@@ -2220,7 +2222,7 @@ def carry_out(fi, sc, cell, s, g, ev, i):
 
 
 # =========================================================== decisions
-@njit(ADD_PLAN_SIG, cache=True, _nrt=False)
+@njit(ADD_PLAN_SIG, cache=True, error_model="numpy", _nrt=False)
 def add_plan(plans, npl, kind, level, dest, target, value):
     """Record a plan (the worst one replaced once ``MAXPLANS`` are held); the new count."""
     if npl >= MAXPLANS:
@@ -2246,7 +2248,7 @@ def add_plan(plans, npl, kind, level, dest, target, value):
     return npl + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def danger(fi, s, sc, i, x, y):
     """A crude threat of standing at (x, y): the enemies that could reach contact."""
     t = 0.0
@@ -2261,7 +2263,7 @@ def danger(fi, s, sc, i, x, y):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def toward_enemy(fi, s, i, x, y):
     """The facing from anchor (x, y) toward the nearest living enemy."""
     z = fi[i, F_SIZE]
@@ -2282,7 +2284,7 @@ def toward_enemy(fi, s, i, x, y):
     return bf
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def front_anchor(fi, s, z, j, f, k):
     """The anchor of a base of size ``z`` facing ``f`` whose front edge touches ``j``'s
     base, ``k`` squares along it (``-(z - 1) <= k < j``'s size)."""
@@ -2296,7 +2298,7 @@ def front_anchor(fi, s, z, j, f, k):
     return s[j, S_X] + zj, s[j, S_Y] + k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, here):
     """Anchor ``k`` of :func:`front_anchor` (i facing ``f``, his front edge on ``j``'s
     base) if :func:`reach` found it within ``mv`` and i may end his move there; (x, y,
@@ -2319,7 +2321,7 @@ def contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, here):
     return ax, ay, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def facing_state(fi, s, wk, w, i, x, y, budget):
     """The state :func:`reach` found on anchor (x, y): facing the nearest enemy if that
     fits in ``budget``, else the cheapest facing that does; (cost, state, facing or -1)."""
@@ -2338,7 +2340,7 @@ def facing_state(fi, s, wk, w, i, x, y, budget):
     return c, st, fbest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def progress(fi, sc, wk, i, x, y, here):
     """Walking distance from anchor (x, y) to the goal of :func:`field` and greedy's worth
     of the squares gained from ``here`` (0.12 each)."""
@@ -2348,7 +2350,7 @@ def progress(fi, sc, wk, i, x, y, here):
     return dist, 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shove_near(fi, s, i, mv):
     """Whether an enemy ``i``'s Novice Move could shove aside stands within ``mv`` squares
     ("2 / Novice Move": not one in Defensive Combat, nor a Titan on a large base)."""
@@ -2362,7 +2364,7 @@ def shove_near(fi, s, i, mv):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def intercept_value(fi, s, tab, sc, g, i, j, lv):
     """Greedy worth of stopping ``j`` by Skilled or Expert Move ("3 / Skilled Move",
     "4 / Expert Move"): 0.3 x his worth if he has yet to move this Round, and for Expert
@@ -2383,7 +2385,7 @@ def intercept_value(fi, s, tab, sc, g, i, j, lv):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     """Every activation the greedy policy considers for ``i``, each with its worth."""
     w = sc[S_W]
@@ -2404,7 +2406,9 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
         reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE)
         for y in range(h - z + 1):
             for x in range(w - z + 1):
-                c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
+                c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
+                if least_cost_at(wk, w, x, y) <= mv:
+                    c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
                 wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
                 wk[W_NOVICE, 2 * (y * w + x) + 1] = st
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
@@ -2448,7 +2452,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     # Skilled and Expert Move: into front contact with an enemy to stop him
     if ml and mvl >= 3:
         for j in range(fi.shape[0]):
-            lv = 4 if mvl >= 4 and can_intercept(fi, mp, cell, occ, s, sc, i, j, 4) else 3
+            lv = 4 if mvl >= 4 and can_intercept(fi, mp, cell, occ, s, sc, i, j, np.int64(4)) else 3
             if not can_intercept(fi, mp, cell, occ, s, sc, i, j, lv):
                 continue
             gain = intercept_value(fi, s, tab, sc, g, i, j, lv)
@@ -2555,7 +2559,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
     return npl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def plan_rank(fi, sc, plans, i, k):
     """Where plan ``k``'s destination comes in the scan of the board seen from ``i``'s
     side (side B's turned half-way round), facing included: equal scores go to the
@@ -2574,7 +2578,7 @@ def plan_rank(fi, sc, plans, i, k):
     return (y * w + x) * 4 + f
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def plan_better(fi, sc, plans, i, k, b):
     """Plan ``k`` beats plan ``b``: a higher score, or the same and a lower
     :func:`plan_rank`."""
@@ -2583,16 +2587,16 @@ def plan_better(fi, sc, plans, i, k, b):
     return plan_rank(fi, sc, plans, i, k) < plan_rank(fi, sc, plans, i, b)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def best_plan(fi, sc, plans, npl, i):
-    b = 0
+    b = ZERO
     for k in range(1, npl):
         if plan_better(fi, sc, plans, i, k, b):
             b = k
     return b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
     """The random policy: a uniformly chosen legal activation among the considered ones."""
     npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
@@ -2603,7 +2607,7 @@ def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     """Carry out plan ``k`` of warrior ``i`` ("Choosing an Action Mode": Moving Mode is
     declared with its level before the first step, the other Modes' level after it)."""
@@ -2677,7 +2681,7 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
         event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, i)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def sacrifice(fi, s, g, occ, ev, i, j):
     """ "Sacrifice/X": in Moving Mode (Basic Move) and in base contact with the enemy
     ``j``, the creature explodes: it is removed and ``j`` takes X wounds (no parry); no
@@ -2692,7 +2696,7 @@ def sacrifice(fi, s, g, occ, ev, i, j):
 
 
 # =========================================================== rounds
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def side_order(fi, mp, cell, sc, s, seq, rng, side, pol, row):
     """ "Activation": the side's secret Activation Sequence for this Round, from the public
     state only, into ``seq[row]``: random, or (greedy, strong) warriors nearest the enemy
@@ -2730,7 +2734,7 @@ def side_order(fi, mp, cell, sc, s, seq, rng, side, pol, row):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def activation_roll(g, dc, rng):
     """ "Activation": each player rolls a D10, the lower result wins; equal: roll again."""
     while True:
@@ -2740,7 +2744,7 @@ def activation_roll(g, dc, rng):
             return (0 if a < b else 1), a, b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def next_in_sequence(s, seq, side, pos):
     """The next living, not yet activated warrior of ``side``'s sequence from ``pos``: a
     warrior destroyed before acting is replaced by the next ("Activation" FAQ)."""
@@ -2753,7 +2757,7 @@ def next_in_sequence(s, seq, side, pos):
     return -1, p
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def alive_count(fi, s, side):
     n = 0
     for i in range(fi.shape[0]):
@@ -2762,7 +2766,7 @@ def alive_count(fi, s, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def nv_left(fi, s, side):
     t = 0
     for i in range(fi.shape[0]):
@@ -2771,7 +2775,7 @@ def nv_left(fi, s, side):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def check_end(fi, sc, s, g):
     """ "End of Game": the side that carried out all its objectives wins (elimination of
     the enemy is every mission's objective here); both eliminated: a draw."""
@@ -2792,7 +2796,7 @@ def check_end(fi, sc, s, g):
         g[G_WINNER] = 0 if a == b else (1 if a > 0 else 2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def begin_turn(fi, s, g, ev, i):
     """The start of an Activation: the previous Mode ends ("Defensive Combat": until the
     next activation), Skilled Firing is left; a bearer switches his Aura on ("Aura/X":
@@ -2807,7 +2811,7 @@ def begin_turn(fi, s, g, ev, i):
         log(g, ev, E_AURA, fi[i, F_SIDE], i, 2, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
     """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
     activation), the policy chooses, the plan is carried out."""
@@ -2822,7 +2826,7 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
     check_end(fi, sc, s, g)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def nv_margin(fi, s, side):
     """Rollout score: points-weighted NV left, own minus enemy's."""
     t = 0.0
@@ -2833,7 +2837,7 @@ def nv_margin(fi, s, side):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rollout_score(fi, s, g, side):
     """A rollout's worth for ``side``: :func:`nv_margin`, + 10 per Objective carried out
     more than the enemy ("Scenario Objectives"), + or - 100 for a game won or lost."""
@@ -2843,7 +2847,7 @@ def rollout_score(fi, s, g, side):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans):
     """ "Game Round": Activation Roll, the two secret sequences, alternating activations."""
     g[G_ROUND] += 1
@@ -2915,7 +2919,7 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
         g[G_WINNER] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first):
     """ "6 / Heroic Move" at the end of the Round: each warrior in Heroic Move not stopped
     by Skilled or Expert Move moves again, in Activation Sequence order, the side that
@@ -2930,7 +2934,7 @@ def heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, fir
                 heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def goal_state(fi, mp, cell, sc, s, occ, wk, i, budget):
     """After :func:`reach`: the state of the square within ``budget`` nearest greedy's
     goal (:func:`field`), facing the nearest enemy where it can; -1 if none is nearer
@@ -2955,7 +2959,7 @@ def goal_state(fi, mp, cell, sc, s, occ, wk, i, budget):
     return bst
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     """Heroic Move's further movement of current-NV squares (still in Moving Mode: doors
     free), to the reachable square nearest greedy's goal (:func:`goal_state`); none if
@@ -2968,7 +2972,7 @@ def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
         follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, bst, ONE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def reveal(fi, mp, cell, occ, s, sc):
     """ "Infiltration/X" is lost for the rest of the game as soon as the warrior comes
     within an enemy's line of sight (field of vision, no warrior in the way) or base
@@ -2987,7 +2991,7 @@ def reveal(fi, mp, cell, occ, s, sc):
                     break
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first):
     """ "Infiltration/X" at the end of every Round, in the Round's Activation Sequence
     order (the side that activated first leading), after the Heroic Moves: each warrior
@@ -3005,7 +3009,7 @@ def infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, n
             check_end(fi, sc, s, g)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     """One "Infiltration/X" move of X squares, in the state of the warrior's activation:
     in Offensive Combat into front contact with the enemy greedy strikes best (then the
@@ -3013,8 +3017,6 @@ def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     toward greedy's goal (:func:`goal_state`)."""
     xb = fi[i, F_INFILTRATION]
     mm = ONE if s[i, S_MODE] == M_MOVE else ZERO
-    w = sc[S_W]
-    h = sc[S_H]
     z = fi[i, F_SIZE]
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, xb, mm, ZERO)
     log(g, ev, E_INFILTRATE, fi[i, F_SIDE], i, xb, 0, 0, 0, 0, 0, 0, 0)
@@ -3023,22 +3025,16 @@ def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
         y0 = s[i, S_Y]
         f0 = s[i, S_FACE]
         bv = 0.0
-        bst = -1
-        bj = -1
-        blv = 0
+        bst = NEG
+        bj = NEG
+        blv = ZERO
         for j in range(fi.shape[0]):
             if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
                 continue
-            zj = fi[j, F_SIZE]
             for f in range(4):
-                for k in range(-(z - 1), zj):
-                    ax, ay = front_anchor(fi, s, z, j, f, k)
-                    if ax < 0 or ay < 0 or ax + z > w or ay + z > h or (ax == x0 and ay == y0):
-                        continue
-                    if side_toward(ax, ay, z, s[j, S_X], s[j, S_Y], zj) != f:
-                        continue
-                    c, st = cost_to(wk, w, ax, ay, f)
-                    if c > xb or not end_ok(fi, mp, s, occ, i, ax, ay):
+                for k in range(-(z - 1), fi[j, F_SIZE]):
+                    ax, ay, st = contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, xb, NO)
+                    if st < 0:
                         continue
                     s[i, S_X] = ax
                     s[i, S_Y] = ay
@@ -3066,7 +3062,7 @@ def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
         follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, bst, mm)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def stream(rng, base, r, i, rnd):
     """Common random numbers: reseed ``rng`` for rollout ``r``'s activation of warrior
     ``i`` in Round ``rnd`` (the same stream whichever plan the rollout started with)."""
@@ -3077,7 +3073,7 @@ def stream(rng, base, r, i, rnd):
     rng[5] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def paired_gain(mean, se, margin):
     """The strong policy's test on a paired gain (:func:`paired_gain_se`): the mean less
     ``margin`` / 10 standard errors, or -1 when the mean gain is not positive."""
@@ -3086,7 +3082,7 @@ def paired_gain(mean, se, margin):
     return mean - margin / 10.0 * se
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def best_paired(values, nc, margin):
     """The candidate (row of ``values[c, r]``, rollout ``r`` of candidate ``c``; row 0 is
     greedy's choice) with the largest :func:`paired_gain` over row 0, or 0 when none has
@@ -3103,7 +3099,16 @@ def best_paired(values, nc, margin):
     return bc
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
+def copy_into(dst, src):
+    """``dst[:, :] = src`` by loops (a slice assignment compiles numba's broadcasting and
+    its formatted errors)."""
+    for r in range(src.shape[0]):
+        for c in range(src.shape[1]):
+            dst[r, c] = src[r, c]
+
+
+@njit(cache=True, error_model="numpy")
 def playout(
     fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2, occ2, rng2,
     plans2, side, i, plan, turn, depth, base, r,
@@ -3111,10 +3116,11 @@ def playout(
     """One rollout of the strong policy from the real state (copied into ``s2``...):
     warrior ``i`` carries out ``plan`` (none when ``i`` < 0), then :func:`rollout` plays
     on from ``turn``; the points-weighted NV margin for ``side`` at its end."""
-    s2[:, :] = s
-    g2[:] = g
-    cell2[:, :] = cell
-    occ2[:, :] = occ
+    copy_into(s2, s)
+    copy_into(cell2, cell)
+    copy_into(occ2, occ)
+    for k in range(g.shape[0]):
+        g2[k] = g[k]
     g2[G_ROLL] = 1
     g2[G_DPOS] = dc[0]  # no scripted dice in a rollout
     if i >= 0:
@@ -3127,7 +3133,7 @@ def playout(
     return rollout_score(fi, s2, g2, side)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, i):
     """The strong policy: the greedy plans ranked, the best plan of each kind and target
     (up to ``lookahead_k`` of them, best first) each played out ``lookahead_rollouts`` times:
@@ -3184,14 +3190,14 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     check_end(fi, sc, s, g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rollout_scratch(s, g, cell, occ, plans, rng):
     """Scratch copies of the match state for a strong policy's rollouts (each rollout
     refills them from the real state, which it never touches)."""
     return s.copy(), g.copy(), cell.copy(), occ.copy(), plans.copy(), rng.copy()
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def guessed_sequences(seq, side):
     """The two sequences a rollout of ``side``'s strong policy plays: its own, and the
     enemy's as guessed at the Round's start (``seq[2 + enemy]``), never the enemy's own."""
@@ -3203,7 +3209,7 @@ def guessed_sequences(seq, side):
     return seq2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def strong_order(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, side):
     """The strong policy's secret Activation Sequence ("Activation"): greedy's order
     (nearest the enemy first) or a variant with one warrior moved to the front, whichever
@@ -3231,7 +3237,7 @@ def strong_order(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, pla
     front_first(seq, side, greedy_order, n, np.int64(best_paired(values, n, sc[S_LOOK_MARGIN])))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def front_first(seq, side, order, n, c):
     """``seq[side]`` := ``order`` with its warrior ``c`` moved to the front."""
     seq[side, 0] = order[c]
@@ -3242,7 +3248,7 @@ def front_first(seq, side, order, n, c):
             k += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rollout(fi, mp, cell, sc, tab, s, g, occ, seq2, dc, rng, ev, wk, nb, plans, turn, depth,
             base, r):  # fmt: skip
     """The rest of a lookahead: up to ``depth`` greedy activations of this Round,
@@ -3268,7 +3274,7 @@ def rollout(fi, mp, cell, sc, tab, s, g, occ, seq2, dc, rng, ev, wk, nb, plans, 
         turn = 1 - turn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def check(fi, mp, sc, s, g, occ):
     """Invariants: wounds within NV, the living on the board on passable squares, one
     warrior per square, the occupancy grid matching the positions."""
@@ -3304,7 +3310,7 @@ def check(fi, mp, sc, s, g, occ):
 
 
 # =========================================================== matches
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def setup_match(fi, mp, obj, sc, s, g, cell, occ, k):
     """A new match: warriors on their deployment squares ("Setup"), doors closed,
     Objective counters in place."""
@@ -3328,7 +3334,7 @@ def setup_match(fi, mp, obj, sc, s, g, cell, occ, k):
         put(fi, s, occ, i, fi[i, F_X0], fi[i, F_Y0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def write_record(fi, s, g, rec, urec, row):
     rec[row, 0] = g[G_WINNER]
     rec[row, 1] = nv_left(fi, s, SIDE_A)
@@ -3350,7 +3356,7 @@ def write_record(fi, s, g, rec, urec, row):
         urec[row, i, 6] = s[i, S_REMOVED_ROUND]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, error_model="numpy", nogil=True)
 def run_block(
     fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, state, block, first, count,
     rec, urec, trace, chk, code, a, b, c,
