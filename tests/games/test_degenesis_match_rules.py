@@ -930,7 +930,9 @@ def test_botch_traits_and_jury_rig_say_which_items_an_action_flips_back(files, f
     focus, primal = 0, L.MAX_LEVELS
     assert prof[FIXER * L.ROWS + focus, L.F_FIX] == 0b01
     assert prof[FIXER * L.ROWS + primal, L.F_FIX] == 0
-    assert prof[TINKER * L.ROWS + focus, L.F_FIX] == 0b11
+    # Rig: its own Gun and Lance (bits 2, 3 of the ROSTER's item list) and the Fixer's
+    # Flamer and Club, which it may CARRY and use (no CULT: "Items Breakdown")
+    assert prof[TINKER * L.ROWS + focus, L.F_FIX] == 0b1111
     assert prof[TINKER * L.ROWS + primal, L.F_FIX] == 0
     cards, _ = ENGINE.load_cards(files["units"])
     assert C.not_modelled(cards["Fixer"]) == ["Fixer: Spare"]  # a POTENTIAL without effect
@@ -938,7 +940,8 @@ def test_botch_traits_and_jury_rig_say_which_items_an_action_flips_back(files, f
     sample, _ = ENGINE.load_cards(None)
     listed = [x for c in sample.values() for x in C.not_modelled(c)]
     assert not {"Pluto: Jury-Rig", "Pluto: Bent Shaft", "Timur: Clogged Nozzle"} & set(listed)
-    assert "Echo: Overload" in listed and "Pluto: Scrap Storm" not in listed
+    assert "Timur: Triage Frenzy" in listed and "Pluto: Scrap Storm" not in listed
+    assert not {"Echo: Overload", "Timur: Patch Up", "Trapper: Snare"} & set(listed)
 
 
 def test_a_botched_item_is_flipped_back_by_an_action_then_used(fix_setup) -> None:
@@ -959,7 +962,7 @@ def test_a_botched_item_is_flipped_back_by_an_action_then_used(fix_setup) -> Non
     assert acts[0] == (L.E_FIXED, FIXER, FLAMER)
     assert acts[1][0] == L.E_ATTACK and box.flipped(FIXER) == 0
     assert box.on(F_GRUNT) == L.ON_RESERVE
-    assert any("FLIPS Flamer back" in line for line in box.lines())
+    assert any("FLIPS Flamer (Fixer) back" in line for line in box.lines())
 
 
 def test_no_flip_back_off_the_item_s_side_or_without_a_trait(fix_setup) -> None:
@@ -982,7 +985,9 @@ def test_no_flip_back_off_the_item_s_side_or_without_a_trait(fix_setup) -> None:
             for i, r in enumerate(acts):
                 if r[0] != L.E_FIXED:
                     continue
-                assert int(r[4]) == FLAMER and box.flipped(FIXER) & (1 << CLUB)
+                # the Club stays BOTCHED (CARRIED, or DROPPED with its face: a FREE ACTION)
+                club = (box.flipped(FIXER) | box.stat(L.G_GFLIP)) & (1 << CLUB)
+                assert int(r[4]) == FLAMER and club
                 if i == 0:
                     first[side] += 1
                 else:
@@ -1071,13 +1076,15 @@ def test_the_conqueror_doubles_free_attacks_while_in_force(files) -> None:
 def test_an_active_trait_attack_is_an_option_of_its_side(fix_setup, files) -> None:
     """ "Active Traits": an ACTIVE TRAIT that is an ATTACK (``pool_attack``, the sample
     Scrap Storm: "MELEE AREA ATTACK with the PRIMAL POOL") is an ACTION with the side's
-    POOL, RANGE 0: the Tinker's PRIMAL Whirl (option 3, after BARE HANDED; the FOCUS POOL
-    for SCOUTING moves to 4) is usable in PRIMAL only; as an AREA ATTACK on its own TILE
+    POOL, RANGE 0: the Tinker's PRIMAL Whirl (option 3, after BARE HANDED; then the
+    Fixer's Flamer and Club it may use once it CARRIES them, and the FOCUS POOL for
+    SCOUTING at 6) is usable in PRIMAL only; as an AREA ATTACK on its own TILE
     its 1 WHITE die (1 SUCCESS) hits both REVEALED Grunts (DEFENSE 1): both die."""
     prof, opt = fix_setup.arrays[1], fix_setup.arrays[2]
     focus, primal = TINKER * L.ROWS, TINKER * L.ROWS + L.MAX_LEVELS
-    assert prof[focus, L.F_NOPT] == prof[primal, L.F_NOPT] == 4
-    assert prof[focus, L.F_SCOUT] == focus * L.MAX_OPT + 4
+    assert prof[focus, L.F_NOPT] == prof[primal, L.F_NOPT] == 6
+    assert prof[focus, L.F_SCOUT] == focus * L.MAX_OPT + 6
+    assert fix_setup.extra.option_names[TINKER][4:6] == ["Flamer", "Club"]
     whirl = 3
     assert opt[primal * L.MAX_OPT + whirl, L.O_USABLE] == 1
     assert opt[focus * L.MAX_OPT + whirl, L.O_USABLE] == 0

@@ -162,8 +162,28 @@ def _check_abilities(value: dict[str, int]) -> dict[str, int]:
 #: the OPERATIVE's ITEMS back (Jury-Rig), ``empty_handling_pool`` a PASSIVE BOTCH TRAIT
 #: leaving the ITEM usable with its HANDLING POOL counted as empty (Bent Shaft),
 #: ``pool_attack`` an ACTIVE DASHBOARD TRAIT that is a MELEE ATTACK with the side's POOL
-#: and the TRAIT's ABILITIES (``area_attack``, ``stun``, ...: Scrap Storm).
-Effect = Literal["flip_this_item_back", "flip_own_item_back", "empty_handling_pool", "pool_attack"]
+#: and the TRAIT's ABILITIES (``area_attack``, ``stun``, ...: Scrap Storm);
+#: ``heal_fleshwound`` an ACTIVE TRAIT FLIPPING back 1 FLESHWOUND of the OPERATIVE or of an
+#: ALLY ``within`` X while UNOPPOSED (Patch Up), ``reveal_threat`` REVEALING a THREAT
+#: ``within`` X (Data Stream), ``stun_enemy`` STUNNING an ENEMY ``within`` X (Overload),
+#: ``enemy_defense`` an ENEMY ``within`` X takes the TRAIT's ``defense`` (negative) this ROUND
+#: (Verdict), ``wounded_attack`` a MELEE ATTACK with the TRAIT's ``success`` against a
+#: WOUNDED ENEMY (Execution), ``snare`` an OPERATIVE ``within`` X cannot MOVE this ROUND
+#: (Snare), ``flip_operative`` a PASSIVE TRAIT FLIPPING an OPERATIVE ``within`` X before
+#: each ACTION of the unit (Harrowing).
+Effect = Literal[
+    "flip_this_item_back",
+    "flip_own_item_back",
+    "empty_handling_pool",
+    "pool_attack",
+    "heal_fleshwound",
+    "reveal_threat",
+    "stun_enemy",
+    "enemy_defense",
+    "wounded_attack",
+    "snare",
+    "flip_operative",
+]
 
 
 class Trait(StrictModel):
@@ -175,6 +195,7 @@ class Trait(StrictModel):
     text: str = ""
     abilities: dict[str, Rating] = Field(default_factory=dict)
     effect: Effect | None = None
+    within: int | None = Field(default=None, ge=0, le=20)  # the effect's WITHIN X
 
     @field_validator("abilities")
     @classmethod

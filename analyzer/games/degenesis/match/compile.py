@@ -375,6 +375,7 @@ class Compiled:
     mission_file: Path
     tables: FieldTables
     notes: list[str] = field(default_factory=list)
+    item_names: list[str] = field(default_factory=list)  # the ROSTER's item list (its bits)
 
 
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
@@ -406,7 +407,9 @@ def _overcommitted(o: Any) -> tuple[Any, Any]:
     return more, dataclasses.replace(o, secure=o.secure + 1)
 
 
-def _write_option(opt: np.ndarray, pw: np.ndarray, row: int, o: Any, area: bool, stun: bool):
+def _write_option(
+    opt: np.ndarray, pw: np.ndarray, row: int, o: Any, area: bool, stun: bool, trait: bool = False
+) -> None:
     succ = option_chances(o, L.MAX_DEF + 1)
     more, secure = _overcommitted(o)
     pw[row, L.PW_DIE : L.PW_DIE + L.MAX_DEF + 1] = option_chances(more, L.MAX_DEF + 1)[1]
@@ -417,9 +420,34 @@ def _write_option(opt: np.ndarray, pw: np.ndarray, row: int, o: Any, area: bool,
     opt[row, L.O_RANGED] = int(o.ranged)
     opt[row, L.O_AREA] = int(area)
     opt[row, L.O_STUN] = int(stun)
+    opt[row, L.O_TRAIT] = int(trait)
     opt[row, L.O_POOL : L.O_POOL + L.POOL_W] = _pool_block(o)
     pw[row, : L.MAX_DEF + 1] = succ[1]
     pw[row, L.PW_BOTCH] = succ[0]
+
+
+def _effects(prof: np.ndarray, prow: int, traits: list[Trait | None], carry: int) -> None:
+    """The profile's TRAIT effects (``units.Effect``): the WITHIN X of each ACTIVE one (or
+    of the PASSIVE ``flip_operative``), Verdict's DEFENSE penalty, Execution's SUCCESS
+    bonus; and the ENCUMBRANCE LIMIT ``carry`` + CARRYING ("Carrying")."""
+    prof[prow, L.F_CARRY] = max(carry + _rating(traits, "carrying"), 0)
+    cols = {"heal_fleshwound": L.F_HEAL, "reveal_threat": L.F_REVEAL, "stun_enemy": L.F_STUN_AT,
+            "enemy_defense": L.F_VERDICT, "snare": L.F_SNARE}  # fmt: skip
+    for col in (*cols.values(), L.F_HARROW):
+        prof[prow, col] = -1
+    prof[prow, L.F_VERDICT_DEF] = 0
+    prof[prow, L.F_EXECUTE] = 0
+    for t in traits:
+        if t is None or t.effect is None:
+            continue
+        if t.active and t.effect in cols:
+            prof[prow, cols[t.effect]] = t.within or 0
+            if t.effect == "enemy_defense":
+                prof[prow, L.F_VERDICT_DEF] = max(-t.abilities.get("defense", -1), 0)
+        elif t.active and t.effect == "wounded_attack":
+            prof[prow, L.F_EXECUTE] = max(t.abilities.get("success", 0), 0)
+        elif not t.active and t.effect == "flip_operative":
+            prof[prow, L.F_HARROW] = t.within or 0
 
 
 def _stats(defense: int, traits: list[Trait | None]) -> list[int]:
@@ -436,10 +464,24 @@ def _has(traits: list[Trait], ability: str) -> bool:
     return any(ability in t.abilities and not t.active for t in traits)
 
 
-def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
+def operative_rows(
+    card: Operative,
+    u: int,
+    prof,
+    opt,
+    pw,
+    own_ids: list[int] | None = None,
+    foreign: list[tuple[int, Item]] | None = None,
+) -> tuple[list[str], int]:
     """Profiles of an OPERATIVE by DASHBOARD side and POTENTIALS FLIPPED ("Dashboards",
-    "Potentials", "Items", "Attack (Operative)"): the POTENTIALS FLIP from the last listed."""
+    "Potentials", "Items", "Attack (Operative)"): the POTENTIALS FLIP from the last listed.
+    Options: its WEAPONS, BARE HANDED, its ATTACK TRAITS, then the other OPERATIVES'
+    WEAPONS it may use once it CARRIES them (``foreign``: their CULT, "Items Breakdown";
+    while there is room in MAX_OPT), the FOCUS POOL last.  Each WEAPON's option names the
+    ITEM by its bit in the ROSTER's item list (``own_ids``).  Returns the option labels and
+    the bits of the ITEMS it has options for."""
     weapons = [i for i, it in enumerate(card.items) if it.is_weapon]
+    own_ids = list(range(len(weapons))) if own_ids is None else own_ids
     # ACTIVE TRAITS that are ATTACKS ("Active Traits": an ACTION; ``pool_attack``)
     moves = [
         (name, t)
@@ -451,11 +493,13 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
         raise InputError(
             f"{card.name}: at most {L.MAX_OPT - 2} WEAPONS and ATTACK TRAITS in a mission"
         )
+    room = L.MAX_OPT - (len(weapons) + len(moves) + 2)
+    foreign = (foreign or [])[: max(room, 0)]
     n_pot = len(card.potentials)
     if n_pot + 1 > L.MAX_LEVELS:
         raise InputError(f"{card.name}: at most {L.MAX_LEVELS - 1} POTENTIALS in a mission")
     labels = [card.items[i].name for i in weapons] + ["BARE HANDED"]
-    labels += [t.name for _, t in moves] + ["FOCUS POOL"]
+    labels += [t.name for _, t in moves] + [it.name for _, it in foreign] + ["FOCUS POOL"]
     for level in range(n_pot + 1):
         face_up = [p.trait() for p in card.potentials[: n_pot - level]]
         for s, side_name in enumerate(("focus", "primal")):
@@ -466,7 +510,8 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
             item_traits: list[Trait | None] = [t for it in colour for t in it.traits]
             prow = u * L.ROWS + s * L.MAX_LEVELS + level
             prof[prow, : L.F_NOPT] = _stats(side.defense + armor, unit_traits + item_traits)
-            prof[prow, L.F_NOPT] = len(weapons) + 1 + len(moves)
+            prof[prow, L.F_NOPT] = len(weapons) + 1 + len(moves) + len(foreign)
+            _effects(prof, prow, unit_traits + item_traits, L.OPERATIVE_CARRY)
             base = prow * L.MAX_OPT
             for k, i in enumerate(weapons):
                 it = card.items[i]
@@ -474,7 +519,7 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
                 o = _option(
                     it.name,
                     it.side in (side_name, "neutral"),
-                    k,
+                    own_ids[k],
                     it.range,
                     "ranged" in it.keywords,
                     side.pool + it.attack,
@@ -487,16 +532,31 @@ def operative_rows(card: Operative, u: int, prof, opt, pw) -> list[str]:
             for j, (owner, t) in enumerate(moves):  # a MELEE ATTACK with this side's POOL
                 o = _option(t.name, owner == side_name, -1, 0, False, side.pool, unit_traits)
                 _write_option(opt, pw, base + len(weapons) + 1 + j, o,
-                              "area_attack" in t.abilities, "stun" in t.abilities)  # fmt: skip
-            srow = base + len(weapons) + 1 + len(moves)
+                              "area_attack" in t.abilities, "stun" in t.abilities,
+                              True)  # fmt: skip
+            for j, (gid, it) in enumerate(foreign):  # another OPERATIVE's WEAPON, once CARRIED
+                assert it.attack is not None and it.range is not None
+                o = _option(it.name, it.side in (side_name, "neutral"), gid, it.range,
+                            "ranged" in it.keywords, side.pool + it.attack,
+                            [*unit_traits, *it.traits])  # fmt: skip
+                _write_option(opt, pw, base + len(weapons) + 1 + len(moves) + j, o,
+                              _has(it.traits, "area_attack"), _has(it.traits, "stun"))  # fmt: skip
+            srow = base + len(weapons) + 1 + len(moves) + len(foreign)
             scout = _option("FOCUS POOL", s == 0, -1, 0, False, side.pool, unit_traits)
             _write_option(opt, pw, srow, scout, False, False)
             prof[prow, L.F_SCOUT] = srow if s == 0 else -1
-            prof[prow, L.F_FIX] = _fixes(card, weapons, side_name)
-    return labels
+            prof[prow, L.F_FIX] = _fixes(card, weapons, side_name, own_ids, foreign)
+    uses = sum(1 << b for b in own_ids) | sum(1 << gid for gid, _ in foreign)
+    return labels, uses
 
 
-def _fixes(card: Operative, weapons: list[int], side_name: str) -> int:
+def _fixes(
+    card: Operative,
+    weapons: list[int],
+    side_name: str,
+    own_ids: list[int],
+    foreign: list[tuple[int, Item]],
+) -> int:
     """The ITEM bits an ACTION may FLIP back on this DASHBOARD side: an ITEM's ACTIVE BOTCH
     TRAIT ``flip_this_item_back`` while its colour matches the side (no benefit from an ITEM
     off its side, "Items"), every WEAPON by an ACTIVE side TRAIT ``flip_own_item_back``."""
@@ -505,9 +565,10 @@ def _fixes(card: Operative, weapons: list[int], side_name: str) -> int:
         it = card.items[i]
         bt = it.botch_trait
         if bt is not None and bt.active and bt.effect == "flip_this_item_back":
-            mask |= (1 << k) if it.side in (side_name, "neutral") else 0
+            mask |= (1 << own_ids[k]) if it.side in (side_name, "neutral") else 0
     if any(t.active and t.effect == "flip_own_item_back" for t in card.side(side_name).traits):
-        mask |= (1 << len(weapons)) - 1
+        for b in [*own_ids, *(gid for gid, _ in foreign)]:
+            mask |= 1 << b
     return mask
 
 
@@ -532,6 +593,7 @@ def hostile_rows(card: Legion | Champion, u: int, ranged: bool, prof, opt, pw) -
         prof[prow, : L.F_NOPT] = _stats(defense, traits)
         prof[prow, L.F_NOPT] = 1
         prof[prow, L.F_SCOUT] = -1
+        _effects(prof, prow, traits, L.CLANNER_CARRY)
         o = _option("ATTACK POOL", True, -1, reach, ranged and reach >= 1, pool, traits)
         present = [t for t in traits if t is not None]
         _write_option(opt, pw, prow * L.MAX_OPT, o, _has(present, "area_attack"),
@@ -563,12 +625,17 @@ def not_modelled(card: AnyCard) -> list[str]:
     else:
         traits = [card.base_trait, *(s.trait for s in card.stages)]
     played = {"defense", "speed", "hidden", "dirty_fighting", "secure", "success", "range",
-              "area_attack", "stun"}  # fmt: skip
+              "area_attack", "stun", "carrying"}  # fmt: skip
+    active_effects = ("flip_this_item_back", "flip_own_item_back", "pool_attack",
+                      "heal_fleshwound", "reveal_threat", "stun_enemy", "enemy_defense",
+                      "wounded_attack", "snare")  # fmt: skip
     out = []
     for t in traits:
         if t is None:
             continue
-        if t.effect in ("flip_this_item_back", "flip_own_item_back", "pool_attack") and t.active:
+        if t.effect in active_effects and t.active:
+            continue
+        if t.effect == "flip_operative" and not t.active:
             continue
         if t.active or not t.abilities or set(t.abilities) - played:
             out.append(f"{card.name}: {t.name}")
@@ -602,10 +669,26 @@ def compile_arrays(
     labels: list[list[str]] = []
     target = -1
     notes: list[str] = []
+    # the ITEMS that change hands ("Pick Up", "Trade", "Drop"): every WEAPON of the ROSTER,
+    # one bit each (WORN ARMOR never leaves its WEARER; other ITEMS stay with their card)
+    items = [(u, it) for u, (s, c) in enumerate(units) if isinstance(c, Operative)
+             for it in c.items if it.is_weapon]  # fmt: skip
+    if len(items) > L.MAX_ITEMS:
+        raise InputError(f"at most {L.MAX_ITEMS} WEAPONS in a ROSTER (got {len(items)})")
+    item_names = [f"{it.name} ({units[w][1].name})" for w, it in items]
     for u, (side, card) in enumerate(units):
         kind = {"operative": L.K_OPERATIVE, "legion": L.K_LEGION}.get(card.kind, L.K_CHAMPION)
+        extra = [0, 0, 0, 0]
         if isinstance(card, Operative):
-            labels.append(operative_rows(card, u, prof, opt, pw))
+            own = [b for b, (w, _) in enumerate(items) if w == u]
+            foreign = [(b, it) for b, (w, it) in enumerate(items)
+                       if w != u and it.cult in (None, card.cult)]  # fmt: skip
+            lab, uses = operative_rows(card, u, prof, opt, pw, own, foreign)
+            labels.append(lab)
+            worn = any(it.is_armor for it in card.items)
+            fixed = sum(1 for it in card.items if not it.is_weapon)
+            extra = [sum(1 << b for b in own), uses, fixed,
+                     L.BODY_ARMOR_LOAD if worn else L.BODY_LOAD]  # fmt: skip
             levels, concept = len(card.potentials) + 1, concept_index(card)
         else:
             ranged = bool(opts["ranged_hostiles_provoke"])
@@ -616,7 +699,8 @@ def compile_arrays(
                 target = u
         value = card.points * (3 if mission.kind == "hunt" and u == target else 1)
         first = next(i for i, (_, c) in enumerate(units) if c.name == card.name)
-        un[u] = [side, kind, health(card), levels, card.points, max(value, 1), concept, first]
+        un[u] = [side, kind, health(card), levels, card.points, max(value, 1), concept, first,
+                 *extra]  # fmt: skip
         for note in not_modelled(card):
             if note not in notes:
                 notes.append(note)
@@ -662,5 +746,5 @@ def compile_arrays(
     for _, card in units:
         seen[card.name] = seen.get(card.name, 0) + 1
         names.append(card.name + (f" #{seen[card.name]}" if total[card.name] > 1 else ""))
-    comp = Compiled(names, labels, mission, mission_file, tables, notes)
+    comp = Compiled(names, labels, mission, mission_file, tables, notes, item_names)
     return arrays, comp, units

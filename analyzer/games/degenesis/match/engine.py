@@ -35,17 +35,21 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COLD_COMPILE = (62, 108)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
-    "ARCANA IV The Ruler played by the HOSTILE only (at the start of an OPERATIVE's TURN); "
-    "0 The Adventurer played by "
-    "the OPERATIVES only (for a MOVE that needs it); X The Heretic only at the start of a "
-    "TURN, on WEAPONS; XI The Conqueror played on an ATTACK ACTION only (once in force it "
-    "doubles FREE ATTACKS too); the 9 ARCANA whose effects the "
-    "rulebook does not print (not in the deck); VI The Healer's FLIP a FLESHWOUND / "
-    "revert a STAGE (only its NEGATE a WOUND, at the WOUND)",
+    "ARCANA X The Heretic only at the start of a TURN, on WEAPONS; XI The Conqueror played "
+    "on an ATTACK ACTION only (once in force it doubles FREE ATTACKS too); IV The Ruler at "
+    "the start of an OPERATIVE's TURN only (either side); 0 The Adventurer for a MOVE that "
+    "needs it only (either side); VI The Healer's FLIP a FLESHWOUND at the start of a TURN, "
+    "its revert a STAGE at the start of a REACTION PHASE, else NEGATE a WOUND; the 9 ARCANA "
+    "whose effects the rulebook does not print (not in the deck)",
     "INTEL's ARCANA",
-    "ACTIVE TRAITS other than ATTACKS with the side's POOL (pool_attack), and text-only "
-    "TRAITS / POTENTIALS (listed per card below)",
-    "PICK UP / TRADE / DROP of ITEMS and carrying DEAD comrades",
+    "text-only TRAITS / POTENTIALS (listed per card below; ACTIVE TRAITS played: pool_attack, "
+    "heal_fleshwound, reveal_threat, stun_enemy, enemy_defense, wounded_attack, snare; the "
+    "PASSIVE flip_operative); Triage Frenzy (FLIP an ENEMY to a side: the HOSTILE's units "
+    "have none)",
+    "a CLANNER's PICK UP and FLIP of an ITEM (it DISCARDS); a non-WEAPON ITEM changing hands "
+    "(WORN ARMOR never does); TRADE of one ITEM per ACTION, one DROP per ACTION, one body "
+    "per carrier; a body's worth (no mission here rewards one: only the random OPERATIVES "
+    "carry them)",
     "BOTCH TRAITS other than an ACTION that FLIPS the ITEM back or an empty HANDLING POOL "
     "that is BARE HANDED's ATTACK (listed per card below)",
     "OBSCURING, DISPLACE, IMMUNE, NEGATE, STEALTH, REVIVE; SWARM CARDS; INTEL",

@@ -11,7 +11,8 @@ MAX_TILES = 96
 MAX_UNITS = 40
 MAX_LEVELS = 8  # an OPERATIVE's POTENTIALS flipped 0..P (P <= 7), a CHAMPION's STAGES
 ROWS = 2 * MAX_LEVELS  # profile rows per unit: (DASHBOARD side, level)
-MAX_OPT = 6  # attack options per profile (WEAPONS and BARE HANDED)
+MAX_OPT = 8  # attack options per profile (WEAPONS, BARE HANDED, ATTACK TRAITS, FOCUS POOL)
+MAX_ITEMS = 16  # ITEMS that may change hands in a mission (the ROSTER's WEAPONS)
 MAX_MOVE = 5  # MOVE ratings tabulated (1..MAX_MOVE; higher ones are capped)
 MAX_DEF = 16  # DEFENSE values tabulated for the greedy chances (higher: capped)
 MAX_RANGE = 7  # longest RANGE of an attack option (the greedy ATTACK tables)
@@ -28,7 +29,11 @@ U_POINTS = 4
 U_VALUE = 5  # what killing it is worth to the greedy scores (points, x3 for a hunt target)
 U_CONCEPT = 6  # the OPERATIVE's CONCEPT ARCANA (0..12), -1 none
 U_CARD = 7  # which card (the index of its first unit): copies of a card share it
-U_COLS = 8
+U_ITEMS = 8  # the ITEMS (bits of the ROSTER's item list) the OPERATIVE CARRIES at the start
+U_USES = 9  # the ITEMS it has attack options for (its own and the others' it may use)
+U_LOAD = 10  # ITEMS it CARRIES that never change hands (WORN ARMOR, ...): ENCUMBRANCE
+U_BODY = 11  # its body's ENCUMBRANCE when DEAD: 2, or 3 with a WORN ARMOR ("Items")
+U_COLS = 12
 K_OPERATIVE, K_LEGION, K_CHAMPION = 0, 1, 2
 KIND_NAMES = ("operative", "legion", "champion")
 
@@ -40,7 +45,16 @@ F_PUNCH = 3  # SUCKER PUNCHES per ROUND: 1 + DIRTY FIGHTING
 F_NOPT = 4  # attack options
 F_SCOUT = 5  # option row holding the bare POOL (FOCUS side: SCOUT rolls), -1 none
 F_FIX = 6  # ITEM bits an ACTION may FLIP back on this profile (BOTCH TRAITS, Jury-Rig)
-PF_COLS = 7
+F_CARRY = 7  # the ENCUMBRANCE LIMIT: 5 + CARRYING (OPERATIVES), 1 + CARRYING (CLANNERS)
+F_HEAL = 8  # ACTIVE TRAIT heal_fleshwound WITHIN X (Patch Up: 0), -1 none
+F_REVEAL = 9  # ACTIVE TRAIT reveal_threat WITHIN X (Data Stream: 3), -1 none
+F_STUN_AT = 10  # ACTIVE TRAIT stun_enemy WITHIN X (Overload: 0), -1 none
+F_VERDICT = 11  # ACTIVE TRAIT enemy_defense WITHIN X (Verdict: 2), -1 none
+F_VERDICT_DEF = 12  # its DEFENSE penalty (Verdict: 1)
+F_EXECUTE = 13  # ACTIVE TRAIT wounded_attack: its SUCCESS bonus (Execution: 2), 0 none
+F_SNARE = 14  # ACTIVE TRAIT snare WITHIN X (the Trapper's Snare: 1), -1 none
+F_HARROW = 15  # PASSIVE flip_operative WITHIN X before each ACTION (Harrowing: 2), -1 none
+PF_COLS = 16
 
 # ------------------------------------------------ OPT: per attack option (rows of prof*MAX_OPT)
 O_USABLE = 0
@@ -49,7 +63,8 @@ O_RANGE = 2
 O_RANGED = 3  # a RANGED ATTACK (provokes SUCKER PUNCHES on the attacker's TILE)
 O_AREA = 4  # an AREA ATTACK (TARGETS a TILE)
 O_STUN = 5  # STUNS instead of WOUNDING
-O_POOL = 6  # POOL_W entries: the roll vector
+O_TRAIT = 6  # an ACTIVE TRAIT's ATTACK (pool_attack): needs an ACTION, never a FREE ATTACK
+O_POOL = 7  # POOL_W entries: the roll vector
 OPT_COLS = O_POOL + POOL_W
 # PW: per option row, P(success) against DEFENSE 0..MAX_DEF, then P(BOTCH)
 PW_BOTCH = MAX_DEF + 1
@@ -120,7 +135,13 @@ S_SPAWNS = 13
 S_ATTACKS = 14
 S_SCORE = 15  # objectives done by an OPERATIVE; OPERATIVES killed by a HOSTILE unit
 S_HERMIT = 16  # IX The Hermit: not ATTACKED from outside its TILE this ROUND
-S_COLS = 17
+S_CARRY = 17  # ITEMS CARRIED (bits of the ROSTER's item list; S_FLIPPED: their BOTCH faces)
+S_TRAUMA = 18  # FLESHWOUNDS DISCARDED (S_WOUNDS counts 1 per FLESHWOUND + 2 per TRAUMA)
+S_BODY = 19  # 1 + the DEAD OPERATIVE whose body this one CARRIES, 0 none
+S_CARRIER = 20  # a DEAD OPERATIVE's body: 1 + the OPERATIVE CARRYING it, 0 none
+S_DEFMOD = 21  # DEFENSE penalty this ROUND (Verdict)
+S_SNARED = 22  # cannot MOVE this ROUND (Snare)
+S_COLS = 23
 ON_RESERVE, ON_FIELD, ON_DEAD, ON_LEFT = 0, 1, 2, 3
 
 # ------------------------------------------------ G: match state
@@ -158,7 +179,12 @@ G_MEDIATOR = 31  # 2 entries: VIII The Mediator played by the side this ROUND
 G_CONQUEROR = 33  # 2 entries: XI The Conqueror played by the side this ROUND
 G_ADVENTURER = 35  # 2 entries: 0 The Adventurer played by the side this ROUND
 G_POOL = 37  # POOL_W entries: scratch copy of the POOL being ROLLED (no allocation)
-G_COLS = G_POOL + POOL_W
+G_BONUS = G_POOL + POOL_W  # SUCCESS +X on the ROLLS of unit G_BONUS + 1 - 1 (Execution)
+G_BONUS_U = G_BONUS + 1  # 1 + that unit, 0 none
+G_GFLIP = G_BONUS + 2  # BOTCH faces of the ITEMS lying on the FIELD (bits of the item list)
+G_ITEM_AT = G_BONUS + 3  # MAX_ITEMS entries: the TILE an UNCARRIED ITEM lies on, -1 CARRIED
+#                          (or not in the mission), -2 DISCARDED by a CLANNER
+G_COLS = G_ITEM_AT + MAX_ITEMS
 
 END_EXTRACTED, END_HELD, END_HUNTED, END_DEPLETED, END_ROUNDS, END_RETREAT = 0, 1, 2, 3, 4, 5
 END_REASONS = (
@@ -208,7 +234,13 @@ E_PASS = 20  # unit (no useful ACTION)
 E_ARCANA = 21  # card, unit concerned (-1 none), negated
 E_DRAW = 22  # card (-1: the deck is empty), why (DRAW_*)
 E_OVERCOMMIT = 23  # unit, die type added (0 white, 1 black, 2 fatal)
-E_FIXED = 24  # unit, item option FLIPPED back by an ACTION (``F_FIX``)
+E_FIXED = 24  # unit, item FLIPPED back by an ACTION (``F_FIX``; the ROSTER's item list)
+E_PICKUP = 25  # unit, item mask (0: a body), body unit, tile
+E_TRADE = 26  # unit, partner, item, 1 given / 0 taken
+E_DROP = 27  # unit, item (-1: a body), body unit, tile
+E_DISCARD = 28  # HOSTILE unit, item, tile
+E_HEAL = 29  # unit, OPERATIVE or CHAMPION healed, how (HEAL_*), wounds now
+E_TRAIT = 30  # unit, which (TR_*), target unit or tile
 
 # ------------------------------------------------ the APOCALYPTIC TAROT ("Tarot Effects")
 ARCANA_NAMES = (
@@ -251,3 +283,8 @@ CREATOR_SUCCESS = 3  # "I – The Creator: After a ROLL, SUCCESS +3."
 MENTOR_SECURE = 3  # "II – The Mentor: After a ROLL, SECURE 3."
 ABOMINATION_BOTCHES = 3  # "XII – The Abomination: After a ROLL, add 3 BOTCHES."
 DRAW_CONCEPT, DRAW_OVERCOMMIT, DRAW_SEEKER = 0, 1, 2
+HEAL_TRAIT, HEAL_HEALER_FLIP, HEAL_HEALER_STAGE = 0, 1, 2  # E_HEAL: Patch Up, VI's two modes
+TR_REVEAL, TR_STUN, TR_VERDICT, TR_SNARE, TR_HARROW, TR_EXECUTE = 0, 1, 2, 3, 4, 5  # E_TRAIT
+OPERATIVE_CARRY = 5  # "Carrying": "By default, OPERATIVES may CARRY 5 ITEMS"
+CLANNER_CARRY = 1  # "CLANNERS may CARRY 1 ITEM"
+BODY_LOAD, BODY_ARMOR_LOAD = 2, 3  # a DEAD comrade's body: 2 ITEMS, 3 with a WORN ARMOR

@@ -44,15 +44,19 @@ from analyzer.games.degenesis.match.layout import (
     E_ARCANA,
     E_ATTACK,
     E_BOTCH,
+    E_DISCARD,
     E_DRAW,
+    E_DROP,
     E_END,
     E_EXIT,
     E_FIXED,
     E_FLIP,
+    E_HEAL,
     E_HOLD,
     E_MOVE,
     E_OVERCOMMIT,
     E_PASS,
+    E_PICKUP,
     E_REACT,
     E_REVEAL,
     E_ROUND,
@@ -60,6 +64,8 @@ from analyzer.games.degenesis.match.layout import (
     E_SETUP,
     E_SPAWN,
     E_STUNNED,
+    E_TRADE,
+    E_TRAIT,
     E_TURN,
     E_WOUND,
     END_DEPLETED,
@@ -68,18 +74,29 @@ from analyzer.games.degenesis.match.layout import (
     END_HUNTED,
     END_RETREAT,
     END_ROUNDS,
+    F_CARRY,
     F_DEF,
+    F_EXECUTE,
     F_FIX,
+    F_HARROW,
+    F_HEAL,
     F_HIDDEN,
     F_MOVE,
     F_NOPT,
     F_PUNCH,
+    F_REVEAL,
     F_SCOUT,
+    F_SNARE,
+    F_STUN_AT,
+    F_VERDICT,
+    F_VERDICT_DEF,
     G_ACT,
     G_ADVENTURER,
     G_AMBUSHES,
     G_ARCANA,
     G_ATTACKS,
+    G_BONUS,
+    G_BONUS_U,
     G_BOTCHES,
     G_CHECK,
     G_CONQUEROR,
@@ -88,8 +105,10 @@ from analyzer.games.degenesis.match.layout import (
     G_DRAWS,
     G_END,
     G_FIRST,
+    G_GFLIP,
     G_HAND,
     G_HITS,
+    G_ITEM_AT,
     G_KILLED,
     G_LOST,
     G_MEDIATOR,
@@ -109,6 +128,9 @@ from analyzer.games.degenesis.match.layout import (
     G_TRACE,
     G_VIOL,
     G_WINNER,
+    HEAL_HEALER_FLIP,
+    HEAL_HEALER_STAGE,
+    HEAL_TRAIT,
     K_CHAMPION,
     K_LEGION,
     K_OPERATIVE,
@@ -135,6 +157,7 @@ from analyzer.games.degenesis.match.layout import (
     M_ROUNDS,
     M_TARGET,
     MAX_DEF,
+    MAX_ITEMS,
     MAX_LEVELS,
     MAX_MOVE,
     MAX_OPT,
@@ -148,6 +171,7 @@ from analyzer.games.degenesis.match.layout import (
     O_RANGE,
     O_RANGED,
     O_STUN,
+    O_TRAIT,
     O_USABLE,
     ON_DEAD,
     ON_FIELD,
@@ -166,8 +190,12 @@ from analyzer.games.degenesis.match.layout import (
     ROWS,
     RULER_MOVE,
     S_ATTACKS,
+    S_BODY,
+    S_CARRIER,
+    S_CARRY,
     S_DEALT,
     S_DEATHS,
+    S_DEFMOD,
     S_EDGES,
     S_FLIPPED,
     S_HERMIT,
@@ -177,10 +205,12 @@ from analyzer.games.degenesis.match.layout import (
     S_REVEALED,
     S_SCORE,
     S_SIDE,
+    S_SNARED,
     S_SPAWNS,
     S_STUN,
     S_TAKEN,
     S_TILE,
+    S_TRAUMA,
     S_WOUNDS,
     T_CHAMP,
     T_EXIT,
@@ -190,13 +220,22 @@ from analyzer.games.degenesis.match.layout import (
     T_OSP,
     T_SPAWN,
     T_THREATS,
+    TR_HARROW,
+    TR_REVEAL,
+    TR_SNARE,
+    TR_STUN,
+    TR_VERDICT,
+    U_BODY,
     U_CARD,
     U_CONCEPT,
     U_HEALTH,
+    U_ITEMS,
     U_KIND,
     U_LEVELS,
+    U_LOAD,
     U_POINTS,
     U_SIDE,
+    U_USES,
     U_VALUE,
 )
 from analyzer.games.degenesis.rolls import _roll_once
@@ -226,9 +265,13 @@ BIG = 1e9
 TIE = 1e-12  # greedy values this close are equal (``choose`` draws among them)
 # candidate kinds
 C_PASS, C_MOVE, C_ATTACK, C_AREA, C_SCOUT, C_FLIP, C_EXIT, C_SPAWN, C_FIX = range(9)
+C_PICKUP, C_TRADE, C_DROP, C_DISCARD, C_HEAL, C_REVEAL = 9, 10, 11, 12, 13, 14
+C_STUN, C_VERDICT, C_EXECUTE, C_SNARE = 15, 16, 17, 18
 # rule-test operations (sandbox.py)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_SCOUT, OP_SPAWN, OP_EXIT, OP_AREA = 0, 1, 2, 3, 4, 5, 6
 OP_TURN, OP_REACT, OP_ROUND, OP_CHECK, OP_AMBUSH, OP_SEEK = 7, 8, 9, 10, 11, 12
+OP_BEGIN = 13  # the start of an OPERATIVE's TURN (X, IV, VI) without its ACTIONS
+OP_PLAY = 100  # OP_PLAY + a candidate kind C_*: ``play`` that candidate (operands a, b, c)
 
 
 # =========================================================== dice and trace
@@ -267,8 +310,10 @@ def policy(ms, g, side):
 @njit((I2, I2, i8), **KERNEL)
 def prow(un, st, u):
     """The profile row of ``u`` now: its DASHBOARD side and level (POTENTIALS FLIPPED or
-    CHAMPION STAGE; TRAUMA keeps the last level)."""
-    lv = min(st[u, S_WOUNDS], un[u, U_LEVELS] - 1)
+    CHAMPION STAGE): S_WOUNDS counts 1 per FLESHWOUND and 2 per TRAUMA, so the POTENTIALS
+    face-down are S_WOUNDS - S_TRAUMA (a FLESHWOUND FLIPPED back after TRAUMA shows a
+    POTENTIAL again: Patch Up, VI The Healer)."""
+    lv = min(st[u, S_WOUNDS] - st[u, S_TRAUMA], un[u, U_LEVELS] - 1)
     side = st[u, S_SIDE] if un[u, U_KIND] == K_OPERATIVE else 0
     return u * ROWS + side * MAX_LEVELS + lv
 
@@ -277,7 +322,7 @@ def prow(un, st, u):
 def defense(un, prof, fld, st, u, area):
     """DEFENSE of ``u`` ("Attack", "Defense", "Stun": -2); against an AREA ATTACK plus its
     HIDDEN +/-X (HARD TERRAIN: HIDDEN +1) and +2 for a THREAT ("Area Attack", "Threats")."""
-    d = prof[prow(un, st, u), F_DEF]
+    d = prof[prow(un, st, u), F_DEF] - st[u, S_DEFMOD]  # Verdict: DEFENSE -X this ROUND
     if st[u, S_STUN] == 1:
         d -= STUN_DEFENSE
     if area:
@@ -306,11 +351,12 @@ def target_distance(ms, d, hid):
 
 @njit((I2, I2, I2, i8, i8), **KERNEL)
 def usable(un, opt, st, u, row):
-    """Option ``row`` may be used: its colour matches the side and its ITEM is operational."""
+    """Option ``row`` may be used: its colour matches the side and its ITEM is CARRIED and
+    operational."""
     if opt[row, O_USABLE] == 0:
         return False
     item = opt[row, O_ITEM]
-    return item < 0 or (st[u, S_FLIPPED] >> item) & 1 == 0
+    return item < 0 or ((st[u, S_CARRY] >> item) & 1 == 1 and (st[u, S_FLIPPED] >> item) & 1 == 0)
 
 
 @njit((F2, i8, i8), **KERNEL)
@@ -540,7 +586,9 @@ def roll(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, 
     into a BOTCH ("Tarot Effects"); an OVERCOMMIT first ("Overcommitting")."""
     for i in range(POOL_W):
         g[G_POOL + i] = opt[row, O_POOL + i]
-    p = g[G_POOL:]
+    if g[G_BONUS_U] == u + 1:  # Execution: SUCCESS +X on this ATTACK
+        g[G_POOL + P_MOD] += g[G_BONUS]
+    p = g[G_POOL : G_POOL + POOL_W]
     overcommit(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, row, diff)
     if g[G_DPOS] >= dc[0] and ms[M_ARCANA] == 0:
         return int(_roll_once(rng, p))
@@ -600,13 +648,98 @@ def check_end(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
         g[G_WINNER] = 1 if g[G_END] <= END_HUNTED else 2
 
 
+# =========================================================== ITEMS
+@njit((i8,), **KERNEL)
+def popcount(m):
+    n = 0
+    while m > 0:
+        n += m & 1
+        m >>= 1
+    return n
+
+
+@njit((I2, I2, i8), **KERNEL)
+def load(un, st, u):
+    """ "Carrying": what ``u`` CARRIES against its ENCUMBRANCE LIMIT: its ITEMS (those that
+    never change hands included) and a DEAD comrade's body (2 ITEMS, 3 with WORN ARMOR)."""
+    n = un[u, U_LOAD] + popcount(st[u, S_CARRY])
+    if st[u, S_BODY] > 0:
+        n += un[st[u, S_BODY] - 1, U_BODY]
+    return n
+
+
+@njit((I1, i8), **KERNEL)
+def ground(g, tile):
+    """The UNCARRIED ITEMS lying on ``tile`` (bits of the ROSTER's item list)."""
+    m = 0
+    for i in range(MAX_ITEMS):
+        if g[G_ITEM_AT + i] == tile:
+            m |= 1 << i
+    return m
+
+
+@njit((I1, I2, i8, i8), **KERNEL)
+def put_down(g, st, u, i):
+    """ITEM ``i`` leaves ``u``'s hands for its TILE, keeping its face ("Drop": "The ITEMS
+    maintain their current face orientation")."""
+    g[G_ITEM_AT + i] = st[u, S_TILE]
+    if (st[u, S_FLIPPED] >> i) & 1 == 1:
+        g[G_GFLIP] |= 1 << i
+    st[u, S_CARRY] &= ~(1 << i)
+    st[u, S_FLIPPED] &= ~(1 << i)
+
+
+@njit((I1, I2, i8, i8, i8), **KERNEL)
+def hand_over(g, st, u, w, i):
+    """ITEM ``i`` goes from ``u``'s hands to ``w``'s, with its face ("Trade")."""
+    st[w, S_CARRY] |= 1 << i
+    st[w, S_FLIPPED] |= st[u, S_FLIPPED] & (1 << i)
+    st[u, S_CARRY] &= ~(1 << i)
+    st[u, S_FLIPPED] &= ~(1 << i)
+
+
+@njit((I2, I2, I1, I2, i8), **KERNEL)
+def drop_all(un, st, g, ev, u):
+    """ "Items": "When an OPERATIVE DIES, all of their ITEMS are DROPPED on their TILE" (a
+    WORN ARMOR is not: it never changes hands here), and a body it CARRIED with them."""
+    for i in range(MAX_ITEMS):
+        if (st[u, S_CARRY] >> i) & 1 == 1:
+            put_down(g, st, u, i)
+            log(g, ev, E_DROP, 0, u, i, -1, st[u, S_TILE], 0, 0, 0, 0, 0)
+    if st[u, S_BODY] > 0:
+        b = st[u, S_BODY] - 1
+        st[b, S_CARRIER] = 0
+        st[u, S_BODY] = 0
+        log(g, ev, E_DROP, 0, u, -1, b, st[u, S_TILE], 0, 0, 0, 0, 0)
+
+
+@njit((I2, I2, I2, F2, I2, i8, i8, i8, i8, i8), **KERNEL)
+def best_chance(un, prof, opt, pw, st, u, pr, carry, flips, d):
+    """The best chance against DEFENSE ``d`` of ``u``'s single-TARGET ATTACK options of
+    profile ``pr`` if it CARRIED the ITEMS ``carry`` (those in ``flips`` BOTCHED): what an
+    ITEM is worth to it (PICK UP, TRADE)."""
+    best = 0.0
+    for k in range(prof[pr, F_NOPT]):
+        row = pr * MAX_OPT + k
+        if opt[row, O_USABLE] == 0 or opt[row, O_AREA] == 1 or opt[row, O_STUN] == 1:
+            continue
+        if opt[row, O_TRAIT] == 1:
+            continue
+        item = opt[row, O_ITEM]
+        if item >= 0 and ((carry >> item) & 1 == 0 or (flips >> item) & 1 == 1):
+            continue
+        best = max(best, chance(pw, row, d))
+    return best
+
+
 # =========================================================== wounds
 @njit((*CTX, i8, i8), **KERNEL)
 def wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, src, v):
     """ "Potentials" / "The Hostile" / "Champions": an OPERATIVE FLIPS a POTENTIAL per WOUND
     (then DISCARDS FLESHWOUNDS: TRAUMA) and is DEAD with neither; a LEGION dies at its
     first WOUND and returns to the LEGION RESERVE; a CHAMPION steps to its next STAGE and
-    DIES WOUNDED on its last.  "Items": a DEAD OPERATIVE's ITEMS stay on its TILE (unused).
+    DIES WOUNDED on its last.  "Items": "When an OPERATIVE DIES, all of their ITEMS are
+    DROPPED on their TILE" (``drop_all``; WORN ARMOR stays on the WEARER).
     "VI – The Healer: ... NEGATE a WOUND": played on a WOUND that would kill an OPERATIVE,
     or on any WOUND of a CHAMPION."""
     vside = un[v, U_SIDE]
@@ -627,6 +760,8 @@ def wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, src, v)
         g[G_KILLED] += 1
         state = 3
     else:
+        if kind == K_OPERATIVE and st[v, S_WOUNDS] - st[v, S_TRAUMA] >= un[v, U_LEVELS] - 1:
+            st[v, S_TRAUMA] += 1  # no POTENTIAL left to FLIP: a FLESHWOUND is DISCARDED
         st[v, S_WOUNDS] += 1
         if st[v, S_WOUNDS] >= un[v, U_HEALTH]:
             st[v, S_ON] = ON_DEAD
@@ -636,6 +771,7 @@ def wound(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, src, v)
             if kind == K_OPERATIVE:
                 g[G_LOST] += 1
                 st[src, S_SCORE] += 1
+                drop_all(un, st, g, ev, v)
             else:
                 g[G_KILLED] += 1
                 if v == ms[M_TARGET]:
@@ -662,14 +798,15 @@ def reveal(g, ev, st, v, by):
 @njit((*CTX, i8, i8), **KERNEL)
 def best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, v):
     """The option of ``u`` with the best chance to WOUND ``v`` on its own TILE (SUCKER
-    PUNCHES, AMBUSHES): RANGE >= 0 fits, STUN options only when nothing WOUNDS."""
+    PUNCHES, AMBUSHES): RANGE >= 0 fits, STUN options only when nothing WOUNDS; an ACTIVE
+    TRAIT's ATTACK needs an ACTION ("Active Traits"), so it is no FREE ATTACK."""
     pr = prow(un, st, u)
     d = defense(un, prof, fld, st, v, False)
     best = -1
     bp = -1.0
     for k in range(prof[pr, F_NOPT]):
         row = pr * MAX_OPT + k
-        if usable(un, opt, st, u, row) and opt[row, O_AREA] == 0:
+        if usable(un, opt, st, u, row) and opt[row, O_AREA] == 0 and opt[row, O_TRAIT] == 0:
             p = chance(pw, row, d) * (0.2 if opt[row, O_STUN] == 1 else 1.0)
             if p > bp:
                 bp = p
@@ -860,6 +997,45 @@ def attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, 
         attack_once(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, k, v, tile)
 
 
+@njit((*CTX, i8), **KERNEL)
+def harrow(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h):
+    """A PASSIVE ``flip_operative`` TRAIT (the Spider's Harrowing: "Before any ACTION by the
+    Spider, FLIP an OPERATIVE WITHIN 2"), before each ACTION of ``h`` (its REACTION PHASE
+    ACTIONS and an AMBUSH's FREE ACTION; a SUCKER PUNCH is a FREE ATTACK granted, not an
+    ACTION taken).  Mandatory ("all game effects are mandatory"): the HOSTILE FLIPS the
+    OPERATIVE WITHIN X whose best ATTACK against DEFENSE 2 loses most by it (greedy; ties at
+    random), any of them (random)."""
+    x = prof[prow(un, st, h), F_HARROW]
+    if x < 0 or st[h, S_ON] != ON_FIELD:
+        return
+    here = st[h, S_TILE]
+    best = -1
+    bv = -BIG
+    ties = 0
+    for v in range(un.shape[0]):
+        if un[v, U_SIDE] != 0 or st[v, S_ON] != ON_FIELD or dist[here, st[v, S_TILE]] > x:
+            continue
+        val = 0.0
+        if policy(ms, g, 1) != POL_RANDOM:
+            pr = prow(un, st, v)
+            other = pr + (MAX_LEVELS if st[v, S_SIDE] == 0 else -MAX_LEVELS)
+            fl = st[v, S_FLIPPED]
+            val = best_chance(un, prof, opt, pw, st, v, pr, st[v, S_CARRY], fl, 2)
+            val -= best_chance(un, prof, opt, pw, st, v, other, st[v, S_CARRY], fl, 2)
+        if val > bv + TIE:
+            bv = val
+            best = v
+            ties = 1
+        elif val >= bv - TIE:
+            ties += 1
+            if pick(rng, ties) == 0:
+                best = v
+    if best < 0:
+        return
+    st[best, S_SIDE] = 1 - st[best, S_SIDE]
+    log(g, ev, E_TRAIT, 1, h, TR_HARROW, best, st[best, S_SIDE], 0, 0, 0, 0, 0)
+
+
 # =========================================================== ambushes and moves
 @njit((*CTX, i8, i8), **KERNEL)
 def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, op):
@@ -877,6 +1053,7 @@ def ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, tile, 
         log(g, ev, E_AMBUSH, 1, h, op, tile, 0, 0, 0, 0, 0, 0)
         if st[h, S_STUN] == 1 or mediated(un, ms, g, ev, rng, op):
             continue
+        harrow(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h)
         k = best_option(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, op)
         if k >= 0:
             free_attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, k, op,
@@ -959,6 +1136,8 @@ def move_by(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, de
             if st[u, S_ON] != ON_FIELD or g[G_END] >= 0:
                 return
         st[u, S_TILE] = nxt
+        if st[u, S_BODY] > 0:  # a CARRIED body goes along ("Items")
+            st[st[u, S_BODY] - 1, S_TILE] = nxt
         if side == 0 and threats_on(un, st, nxt, -1) > 0:
             log(g, ev, E_MOVE, side, u, start, nxt, steps - i, 0, 0, 0, 0, 0)
             ambush(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, nxt, u)
@@ -975,6 +1154,8 @@ def move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest)
     THREAT's TILE is AMBUSHED there ("Ambush", "during any MOVE"; ``ambush_stops_move``).
     "0 – The Adventurer: You and your ALLIES ignore MOVE PENALTIES this ROUND": the
     cheapest path without them while the unit's side has it in force."""
+    if st[u, S_SNARED] == 1:  # Snare: "cannot MOVE this ROUND"
+        return
     pen = 0 if g[G_ADVENTURER + un[u, U_SIDE]] == 1 else 1
     rating = move_rating(un, prof, st, u)
     move_by(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, dest, rating, pen)
@@ -985,7 +1166,9 @@ def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
     """ "Exit Points": a MOVE ACTION on an EXIT POINT leaves the FIELD (SUCKER PUNCHES as
     normal); an extracted OPERATIVE counts for the extraction.  "Retreat": leaving by the
     EXIT POINT at the OSP (an extraction's own EXIT POINT elsewhere) is a RETREAT: "the
-    MISSION ends in failure" at once."""
+    MISSION ends in failure" at once.  Snared: no (it is a MOVE ACTION)."""
+    if st[u, S_SNARED] == 1:
+        return
     here = st[u, S_TILE]
     if count_on(un, st, 1 - un[u, U_SIDE], here) > 0:
         sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
@@ -993,6 +1176,8 @@ def leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u
             return
     st[u, S_ON] = ON_LEFT
     st[u, S_EDGES] = 0
+    if st[u, S_BODY] > 0:  # a CARRIED body leaves the FIELD with it
+        st[st[u, S_BODY] - 1, S_TILE] = -1
     if fld[here, T_OSP] == 1:
         log(g, ev, E_EXIT, un[u, U_SIDE], u, here, 1, 0, 0, 0, 0, 0, 0)
         g[G_END] = END_RETREAT
@@ -1032,6 +1217,171 @@ def scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, tile
         shown += 1
     log(g, ev, E_SCOUT, 0, u, tile, total, diff, shown, 0, 0, 0, 0)
     settle_overcommit(g, ev, rng)
+
+
+# =========================================================== ITEM ACTIONS and ACTIVE TRAITS
+@njit((*CTX, i8), **KERNEL)
+def provoked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+    """ "Pick Up" / "Trade": the ACTION "grants all ENEMIES on their TILE a SUCKER PUNCH",
+    resolved first (``punch_first``); False when ``u`` is gone or the mission over."""
+    here = st[u, S_TILE]
+    if count_on(un, st, 1 - un[u, U_SIDE], here) > 0:
+        sucker_punches(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, here)
+    return st[u, S_ON] == ON_FIELD and g[G_END] < 0
+
+
+@njit((*CTX, i8, i8, i8), **KERNEL)
+def pick_up(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, mask, body):
+    """ "Pick Up": ``u`` takes the UNCARRIED ITEMS ``mask`` of its TILE, in item order while
+    its ENCUMBRANCE LIMIT allows ("OPERATIVES cannot PICK UP an ITEM that would take them
+    over"), or (``body`` >= 0) the body of a DEAD comrade there ("OPERATIVES can CARRY the
+    bodies of DEAD comrades": 2 ITEMS, 3 with a WORN ARMOR; one body at a time here)."""
+    if not provoked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+        return
+    here = st[u, S_TILE]
+    cap = prof[prow(un, st, u), F_CARRY]
+    took = 0
+    for i in range(MAX_ITEMS):
+        if (mask >> i) & 1 == 1 and g[G_ITEM_AT + i] == here and load(un, st, u) < cap:
+            g[G_ITEM_AT + i] = -1
+            st[u, S_CARRY] |= 1 << i
+            if (g[G_GFLIP] >> i) & 1 == 1:
+                st[u, S_FLIPPED] |= 1 << i
+                g[G_GFLIP] &= ~(1 << i)
+            took |= 1 << i
+    got = -1
+    if body >= 0 and un[body, U_SIDE] == 0 and st[body, S_ON] == ON_DEAD:
+        if st[body, S_CARRIER] == 0 and st[body, S_TILE] == here and st[u, S_BODY] == 0:
+            if load(un, st, u) + un[body, U_BODY] <= cap:
+                st[body, S_CARRIER] = u + 1
+                st[u, S_BODY] = body + 1
+                got = body
+    log(g, ev, E_PICKUP, un[u, U_SIDE], u, took, got, here, 0, 0, 0, 0, 0)
+
+
+@njit((*CTX, i8, i8), **KERNEL)
+def discard(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h, i):
+    """ "Pick Up": "CLANNERS instead PICK UP, DISCARD, or FLIP 1 UNCARRIED ITEM": the
+    HOSTILE's unit ``h`` DISCARDS ITEM ``i`` of its TILE (to the SCAVENGING DECK: out of the
+    mission), after the SUCKER PUNCHES of the OPERATIVES there.  (The AI never PICKS UP or
+    FLIPS: a CLANNER cannot use an OPERATIVE's ITEM, and DISCARDING denies it best.)"""
+    if not provoked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, h):
+        return
+    if g[G_ITEM_AT + i] != st[h, S_TILE]:
+        return
+    g[G_ITEM_AT + i] = -2
+    g[G_GFLIP] &= ~(1 << i)
+    log(g, ev, E_DISCARD, 1, h, i, st[h, S_TILE], 0, 0, 0, 0, 0, 0)
+
+
+@njit((*CTX, i8, i8, i8), **KERNEL)
+def trade(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, w, i):
+    """ "Trade": with a willing partner ``w`` on its TILE (an ALLIED OPERATIVE), ``u`` gives
+    ITEM ``i`` if it CARRIES it, else takes it from ``w`` (one ITEM per ACTION here; the
+    rule allows any number); "if they receive an ITEM above this maximum it is automatically
+    DROPPED on their TILE".  SUCKER PUNCHES on ``u`` first."""
+    if not provoked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+        return
+    if st[w, S_ON] != ON_FIELD or st[w, S_TILE] != st[u, S_TILE] or un[w, U_SIDE] != 0:
+        return
+    give = (st[u, S_CARRY] >> i) & 1 == 1
+    a = u if give else w
+    b = w if give else u
+    if (st[a, S_CARRY] >> i) & 1 == 0:
+        return
+    hand_over(g, st, a, b, i)
+    log(g, ev, E_TRADE, 0, u, w, i, int(give), 0, 0, 0, 0, 0)
+    if load(un, st, b) > prof[prow(un, st, b), F_CARRY]:
+        put_down(g, st, b, i)
+        log(g, ev, E_DROP, 0, b, i, -1, st[b, S_TILE], 0, 0, 0, 0, 0)
+
+
+@njit((I2, I1, I2, I2, i8, i8), **KERNEL)
+def drop(un, g, ev, st, u, i):
+    """ "Drop" (a FREE ACTION): ``u`` puts ITEM ``i`` (-1: the body it CARRIES) on its TILE."""
+    if i >= 0 and (st[u, S_CARRY] >> i) & 1 == 1:
+        put_down(g, st, u, i)
+        log(g, ev, E_DROP, 0, u, i, -1, st[u, S_TILE], 0, 0, 0, 0, 0)
+    elif i < 0 and st[u, S_BODY] > 0:
+        b = st[u, S_BODY] - 1
+        st[b, S_CARRIER] = 0
+        st[u, S_BODY] = 0
+        log(g, ev, E_DROP, 0, u, -1, b, st[u, S_TILE], 0, 0, 0, 0, 0)
+
+
+@njit((I2, I2, i8), **KERNEL)
+def fleshwounds(un, st, v):
+    """FLESHWOUNDS of OPERATIVE ``v`` (its POTENTIALS FLIPPED and not DISCARDED)."""
+    if un[v, U_KIND] != K_OPERATIVE or st[v, S_ON] != ON_FIELD:
+        return 0
+    return st[v, S_WOUNDS] - 2 * st[v, S_TRAUMA]
+
+
+@njit((*CTX, i8, i8), **KERNEL)
+def patch_up(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, w):
+    """An ACTIVE ``heal_fleshwound`` TRAIT (Patch Up: "If Timur is UNOPPOSED, FLIP 1 of his
+    FLESHWOUNDS or that of an ALLY on his TILE"): one FLESHWOUND of ``w`` (``u`` or an ALLY
+    WITHIN X) back to its POTENTIAL."""
+    x = prof[prow(un, st, u), F_HEAL]
+    here = st[u, S_TILE]
+    if x < 0 or count_on(un, st, 1, here) > 0 or fleshwounds(un, st, w) <= 0:
+        return
+    if dist[here, st[w, S_TILE]] > x:
+        return
+    st[w, S_WOUNDS] -= 1
+    log(g, ev, E_HEAL, 0, u, w, HEAL_TRAIT, st[w, S_WOUNDS], 0, 0, 0, 0, 0)
+
+
+@njit((I2, I2, I1, I2, U1, i8, i8), **KERNEL)
+def reveal_one(un, st, g, ev, rng, tile, by):
+    """REVEAL one THREAT token of ``tile``, drawn at random (the tokens look alike)."""
+    left = threats_on(un, st, tile, -1)
+    if left == 0:
+        return False
+    j = pick(rng, left)
+    for v in range(un.shape[0]):
+        if un[v, U_SIDE] == 1 and st[v, S_ON] == ON_FIELD and st[v, S_TILE] == tile:
+            if st[v, S_REVEALED] == 0:
+                if j == 0:
+                    reveal(g, ev, st, v, by)
+                    return True
+                j -= 1
+    return False
+
+
+@njit((*CTX, i8, i8, i8), **KERNEL)
+def use_trait(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u, kind, x):
+    """The ACTIVE TRAITS without a ROLL ("Active Traits": the ACTION is spent on the TRAIT):
+    ``reveal_threat`` (Data Stream: "REVEAL a THREAT WITHIN 3"; no LINE OF SIGHT named) on
+    TILE ``x``, ``stun_enemy`` (Overload: "STUN an ENEMY on Echo's TILE": "Stun", no
+    ACTIONS and DEFENSE -2 for the ROUND) on unit ``x``, ``enemy_defense`` (Verdict: "An
+    ENEMY WITHIN 2 takes DEFENSE -1 this ROUND", cumulative as RATINGS are) on ``x``,
+    ``snare`` (the Trapper's Snare: "An OPERATIVE WITHIN 1 cannot MOVE this ROUND") on
+    ``x``; a THREAT using a TRAIT is REVEALED by it."""
+    pr = prow(un, st, u)
+    here = st[u, S_TILE]
+    side = un[u, U_SIDE]
+    if kind == C_REVEAL:
+        if prof[pr, F_REVEAL] >= 0 and dist[here, x] <= prof[pr, F_REVEAL]:
+            log(g, ev, E_TRAIT, side, u, TR_REVEAL, x, 0, 0, 0, 0, 0, 0)
+            reveal_one(un, st, g, ev, rng, x, 4)
+        return
+    if st[x, S_ON] != ON_FIELD or un[x, U_SIDE] == side:
+        return
+    d = dist[here, st[x, S_TILE]]
+    if kind == C_STUN and prof[pr, F_STUN_AT] >= 0 and d <= prof[pr, F_STUN_AT]:
+        log(g, ev, E_TRAIT, side, u, TR_STUN, x, 0, 0, 0, 0, 0, 0)
+        st[x, S_STUN] = 1
+        g[G_STUNS] += 1
+        log(g, ev, E_STUNNED, un[x, U_SIDE], x, 0, 0, 0, 0, 0, 0, 0, 0)
+    elif kind == C_VERDICT and prof[pr, F_VERDICT] >= 0 and d <= prof[pr, F_VERDICT]:
+        st[x, S_DEFMOD] += prof[pr, F_VERDICT_DEF]
+        log(g, ev, E_TRAIT, side, u, TR_VERDICT, x, st[x, S_DEFMOD], 0, 0, 0, 0, 0)
+    elif kind == C_SNARE and prof[pr, F_SNARE] >= 0 and d <= prof[pr, F_SNARE]:
+        if side == 1:
+            reveal(g, ev, st, u, 4)
+        st[x, S_SNARED] = 1
+        log(g, ev, E_TRAIT, side, u, TR_SNARE, x, 0, 0, 0, 0, 0, 0)
 
 
 @njit((*CTX, i8, i8), **KERNEL)
@@ -1152,7 +1502,7 @@ def attack_table(prof, opt, pw, sv, n, pr, flipped, col, pen):
         if opt[row, O_USABLE] == 0 or opt[row, O_STUN] == 1 or opt[row, O_AREA] == 1:
             continue
         item = opt[row, O_ITEM]
-        if item >= 0 and (flipped >> item) & 1 == 1:
+        if item >= 0 and (flipped >> item) & 1 != 0:
             continue
         r = opt[row, O_RANGE]
         reach = max(reach, r)
@@ -1296,6 +1646,161 @@ def add(cand, n, kind, a, b, c, value):
     return n + 1
 
 
+@njit((*CTX, F2, i8, i8, f8), **KERNEL)
+def item_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, u,
+                    punch):  # fmt: skip
+    """PICK UP, TRADE and DROP candidates of OPERATIVE ``u`` ("Pick Up", "Trade", "Drop";
+    ``punch``: the SUCKER PUNCHES the first two provoke).  Greedy: a PICK UP takes every
+    ITEM of the TILE it has an option for, within its ENCUMBRANCE LIMIT, worth 3 x the gain
+    of its best chance against DEFENSE 2 + 0.2 per ITEM (a spare for a BOTCH); a TRADE
+    (one ITEM) 3 x the receiver's gain less the giver's loss.  A body (no mission here
+    rewards one) and a DROP (a FREE ACTION) are only drawn by the random OPERATIVES."""
+    fast = policy(ms, g, 0) == POL_RANDOM
+    here = st[u, S_TILE]
+    pr = prow(un, st, u)
+    cap = prof[pr, F_CARRY]
+    have = load(un, st, u)
+    lying = ground(g, here)
+    flips = st[u, S_FLIPPED] | g[G_GFLIP]
+    if lying != 0 and have < cap:
+        mask = 0
+        room = cap - have
+        for i in range(MAX_ITEMS):
+            if (lying >> i) & 1 == 1 and room > 0 and (fast or (un[u, U_USES] >> i) & 1 == 1):
+                mask |= 1 << i
+                room -= 1
+        if mask != 0:
+            val = 0.0
+            if not fast:
+                carry = st[u, S_CARRY]
+                now = best_chance(un, prof, opt, pw, st, u, pr, carry, flips, 2)
+                more = best_chance(un, prof, opt, pw, st, u, pr, carry | mask, flips, 2)
+                val = 3.0 * (more - now) + 0.2 * popcount(mask) - punch - 0.05
+            n = add(cand, n, C_PICKUP, u, mask, -1, val)
+    for w in range(un.shape[0]):
+        if un[w, U_SIDE] != 0 or w == u:
+            continue
+        if fast and st[w, S_ON] == ON_DEAD and st[w, S_TILE] == here and st[w, S_CARRIER] == 0:
+            if st[u, S_BODY] == 0 and have + un[w, U_BODY] <= cap:
+                n = add(cand, n, C_PICKUP, u, 0, w, 0.0)
+        if st[w, S_ON] != ON_FIELD or st[w, S_TILE] != here:
+            continue
+        pw_ = prow(un, st, w)
+        wcap = prof[pw_, F_CARRY]
+        wload = load(un, st, w)
+        fl = flips | st[w, S_FLIPPED]
+        for i in range(MAX_ITEMS):
+            bit = 1 << i
+            mine = (st[u, S_CARRY] >> i) & 1 == 1
+            theirs = (st[w, S_CARRY] >> i) & 1 == 1
+            if not (mine or theirs):
+                continue
+            if (mine and wload >= wcap) or (theirs and have >= cap):
+                continue
+            a, ra = (u, pr) if mine else (w, pw_)  # the giver
+            b, rb = (w, pw_) if mine else (u, pr)  # the receiver
+            if fast:
+                n = add(cand, n, C_TRADE, u, w, i, 0.0)
+                continue
+            if (un[b, U_USES] >> i) & 1 == 0:
+                continue
+            ca = st[a, S_CARRY]
+            cb = st[b, S_CARRY]
+            gain = best_chance(un, prof, opt, pw, st, b, rb, cb | bit, fl, 2)
+            gain -= best_chance(un, prof, opt, pw, st, b, rb, cb, fl, 2)
+            loss = best_chance(un, prof, opt, pw, st, a, ra, ca, fl, 2)
+            loss -= best_chance(un, prof, opt, pw, st, a, ra, ca & ~bit, fl, 2)
+            n = add(cand, n, C_TRADE, u, w, i, 3.0 * (gain - loss) - punch - 0.05)
+    if fast:
+        for i in range(MAX_ITEMS):
+            if (st[u, S_CARRY] >> i) & 1 == 1:
+                n = add(cand, n, C_DROP, u, i, 0, 0.0)
+        if st[u, S_BODY] > 0:
+            n = add(cand, n, C_DROP, u, -1, 0, 0.0)
+    return n
+
+
+@njit((*CTX, F2, i8, i8, i8), **KERNEL)
+def trait_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, u,
+                     goal):  # fmt: skip
+    """The ACTIVE TRAITS of ``u``'s DASHBOARD side ("Active Traits"): Patch Up (worth 0.6
+    of the healed OPERATIVE's value per WOUND, +0.5 of it when the next WOUND would kill),
+    Data Stream (1.2 per TILE, +2 on the hunt's goal: a sure REVEAL, where a SCOUT is
+    worth its chance x (0.8 + 0.4 per token)), Overload (like a STUN ATTACK that cannot
+    miss, plus half the chance the ENEMY WOUNDS ``u``), Verdict (0.7 x the gain of the
+    best ATTACK on the ENEMY of ``u`` with an ACTION left and of each ALLY holding an EDGE)
+    and Execution (an ATTACK on a WOUNDED ENEMY with SUCCESS +X: the chance against
+    DEFENSE - X)."""
+    here = st[u, S_TILE]
+    pr = prow(un, st, u)
+    fast = policy(ms, g, 0) == POL_RANDOM
+    opposed = count_on(un, st, 1, here) > 0
+    x = prof[pr, F_HEAL]
+    if x >= 0 and not opposed:
+        for w in range(un.shape[0]):
+            if fleshwounds(un, st, w) <= 0 or dist[here, st[w, S_TILE]] > x:
+                continue
+            per = un[w, U_POINTS] / un[w, U_HEALTH]
+            val = 0.6 * per + (0.5 * per if st[w, S_WOUNDS] + 2 >= un[w, U_HEALTH] else 0.0)
+            n = add(cand, n, C_HEAL, u, w, 0, val)
+    x = prof[pr, F_REVEAL]
+    if x >= 0:
+        for t in range(ms[M_NTILES]):
+            if dist[here, t] <= x and threats_on(un, st, t, -1) > 0:
+                n = add(cand, n, C_REVEAL, u, t, 0, 1.2 + (2.0 if t == goal else 0.0))
+    xs = prof[pr, F_STUN_AT]
+    xv = prof[pr, F_VERDICT]
+    bonus = prof[pr, F_EXECUTE]
+    if xs < 0 and xv < 0 and bonus <= 0:
+        return n
+    my_def = defense(un, prof, fld, st, u, False)
+    for v in range(un.shape[0]):
+        if un[v, U_SIDE] != 1 or st[v, S_ON] != ON_FIELD or st[v, S_REVEALED] == 0:
+            continue
+        d = dist[here, st[v, S_TILE]]
+        wv = wound_value(un, st, v)
+        if xs >= 0 and d <= xs and st[v, S_STUN] == 0:
+            val = 0.0
+            if not fast:
+                per = un[u, U_POINTS] / un[u, U_HEALTH]
+                val = 0.3 * wv + 0.5 * chance(pw, prow(un, st, v) * MAX_OPT, my_def) * per
+            n = add(cand, n, C_STUN, u, v, 0, val)
+        if xv >= 0 and d <= xv:
+            val = 0.0
+            if not fast:
+                dv = defense(un, prof, fld, st, v, False)
+                cut = prof[pr, F_VERDICT_DEF]
+                for w in range(un.shape[0]):
+                    if un[w, U_SIDE] != 0 or st[w, S_ON] != ON_FIELD:
+                        continue
+                    if (w == u and g[G_STEP] != 0) or (w != u and st[w, S_EDGES] == 0):
+                        continue
+                    rw = prow(un, st, w)
+                    best = 0.0
+                    for k in range(prof[rw, F_NOPT]):
+                        row = rw * MAX_OPT + k
+                        if not usable(un, opt, st, w, row) or opt[row, O_AREA] == 1:
+                            continue
+                        if in_reach(un, prof, opt, fld, dist, los, ms, st, w, row, v):
+                            best = max(best, chance(pw, row, dv - cut) - chance(pw, row, dv))
+                    val += best * wv
+                val *= 0.7
+            n = add(cand, n, C_VERDICT, u, v, 0, val - 0.05)
+        if bonus > 0 and st[v, S_WOUNDS] > 0:
+            dv = defense(un, prof, fld, st, v, False)
+            for k in range(prof[pr, F_NOPT]):
+                row = pr * MAX_OPT + k
+                if not usable(un, opt, st, u, row) or opt[row, O_AREA] == 1:
+                    continue
+                if opt[row, O_RANGED] == 1 or opt[row, O_TRAIT] == 1 or opt[row, O_STUN] == 1:
+                    continue
+                if in_reach(un, prof, opt, fld, dist, los, ms, st, u, row, v):
+                    bcost = pw[row, PW_BOTCH] * 0.5 if opt[row, O_ITEM] >= 0 else 0.0
+                    p = chance(pw, row, dv - bonus)
+                    n = add(cand, n, C_EXECUTE, u, k, v, p * wv - bcost)
+    return n
+
+
 @njit((*CTX, F2, i8), **KERNEL)
 def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
     """The ACTIONS ``u`` may take now with their greedy values ("Operative Actions"); a
@@ -1312,7 +1817,8 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     base = 0.0
     reach = -1
     if not fast:
-        reach = attack_table(prof, opt, pw, sv, ne, pr, st[u, S_FLIPPED], V_OWN, 0.0)
+        gone = st[u, S_FLIPPED] | ~st[u, S_CARRY]  # ITEMS not CARRIED or FLIPPED
+        reach = attack_table(prof, opt, pw, sv, ne, pr, gone, V_OWN, 0.0)
         base = op_tile_value(un, prof, fld, dist, los, ms, sv, ne, u, pr, reach, here, goal)
     opposed = count_on(un, st, 1, here) > 0
     per = un[u, U_POINTS] / un[u, U_HEALTH]
@@ -1378,7 +1884,8 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     best_attack = 0.0  # no tile's prospect exceeds the best of the ATTACK table
     for i in range(ne):
         best_attack = max(best_attack, sv[i, V_OWN])
-    for j in range(mv[reach_list, 0]):
+    snared = st[u, S_SNARED] == 1  # Snare: no MOVE (nor an EXIT, a MOVE ACTION) this ROUND
+    for j in range(0 if snared else mv[reach_list, 0]):
         t = mv[reach_list, 1 + j]
         val = 0.0
         if not fast:
@@ -1395,7 +1902,7 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     # 0 The Adventurer: the TILES only a MOVE without MOVE PENALTIES reaches (in force this
     # ROUND, or held: the MOVE plays it first, ``play``)
     free = g[G_ADVENTURER] == 1
-    if free or (ms[M_ARCANA] == 1 and holds(g, 0, A_ADVENTURER)):
+    if not snared and (free or (ms[M_ARCANA] == 1 and holds(g, 0, A_ADVENTURER))):
         nt_ = ms[M_NTILES]
         m = move_rating(un, prof, st, u)
         for t in range(nt_):
@@ -1409,10 +1916,11 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
             n = add(cand, n, C_MOVE, u, t, 0 if free else 1, val - base - leave)
     # EXIT ("Exit Points"): the mission's EXIT POINT (the OSP's would be a RETREAT)
     if ms[M_KIND] == KIND_EXTRACT and fld[here, T_EXIT] == 1 and fld[here, T_OSP] == 0:
-        n = add(cand, n, C_EXIT, u, here, 0, 50.0 - leave)
+        if not snared:
+            n = add(cand, n, C_EXIT, u, here, 0, 50.0 - leave)
     # RETREAT ("Retreat"): by the OSP, the mission fails; a single mission has no later
     # MISSION to save the OPERATIVES for, so the greedy value is a failure's (never taken)
-    if ms[M_RETREAT] == 1 and fld[here, T_OSP] == 1:
+    if ms[M_RETREAT] == 1 and fld[here, T_OSP] == 1 and not snared:
         n = add(cand, n, C_EXIT, u, here, 0, -100.0)
     # SCOUT ("Scout"): FOCUS, UNOPPOSED, a TILE in LINE OF SIGHT with THREATS
     if side == 0 and not opposed and prof[pr, F_SCOUT] >= 0:
@@ -1440,7 +1948,8 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
     gain = 0.0
     if not fast:
         other_pr = pr + (MAX_LEVELS if side == 0 else -MAX_LEVELS)
-        far = attack_table(prof, opt, pw, sv, ne, other_pr, st[u, S_FLIPPED], V_OTHER, risk)
+        gone = st[u, S_FLIPPED] | ~st[u, S_CARRY]
+        far = attack_table(prof, opt, pw, sv, ne, other_pr, gone, V_OTHER, risk)
         other = prospect(dist, los, ms, sv, ne, V_OTHER, far, here)
         if g[G_STEP] == 0:
             gain = 0.6 * (other - 2.0 * now)
@@ -1475,6 +1984,10 @@ def op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
                 val *= 0.9 if g[G_STEP] == 0 else 0.5
                 val += 0.5 if armed == 0 else 0.0
             n = add(cand, n, C_FIX, u, item, 0, val - 0.05)
+    n = item_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n,
+                        u, 1.5 * risk)  # fmt: skip
+    n = trait_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand,
+                         n, u, goal)  # fmt: skip
     return n
 
 
@@ -1501,6 +2014,92 @@ def host_move_bound(dist, mv, ms, sv, ne, reach_list, here, revealed, reach, ris
     bound -= 0.15 * max(near, 0)
     bound -= risk
     return bound - 0.5 * best_here
+
+
+@njit((I2, I2, I2, I1, F2, i8, i8, i8, i8), **KERNEL)
+def host_tile_value(fld, dist, los, ms, sv, ne, revealed, reach, t):
+    """Greedy worth of a HOSTILE unit (its ATTACK's RANGE ``reach``) MOVING to ``t``: a
+    THREAT onto an OPERATIVE (an AMBUSH), else an ATTACK in prospect at half, an OBJECTIVE
+    of a hold, less 0.15 per BORDER to the nearest OPERATIVE."""
+    val = 0.0
+    near = 99
+    for v in range(ne):
+        vt = int(sv[v, V_TILE])
+        dv = dist[t, vt]
+        near = min(near, dv)
+        p = sv[v, V_PH]
+        if dv == 0 and revealed == 0:
+            val = max(val, p)
+        elif target_distance(ms, dv, int(sv[v, V_HID])) <= reach and los[t, vt] == 1:
+            val = max(val, 0.5 * p)
+    if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
+        val += 0.6
+    return val - 0.15 * near
+
+
+@njit((*CTX, F2, i8, i8), **KERNEL)
+def host_extra(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, ne):
+    """The HOSTILE's other ACTIONS, after the survey of ``host_candidates`` (``cand[MAXC:]``,
+    ``ne`` rows; its ``V_PH`` from the last unit): a Snare ("An OPERATIVE WITHIN 1 cannot
+    MOVE this ROUND") on an OPERATIVE still holding EDGES (greedy: 0.3 + 1.2 / (1 + its
+    BORDERS to its goal); 0.1 on a held OBJECTIVE); a CLANNER DISCARDING an ITEM of its TILE
+    ("Pick Up"; 0.5 when a living OPERATIVE could use it); a MOVE only 0 The Adventurer
+    makes possible (held, or in force this ROUND: no MOVE PENALTIES)."""
+    fast = policy(ms, g, 1) == POL_RANDOM
+    sv = cand[MAXC:]
+    nt_ = ms[M_NTILES]
+    free = g[G_ADVENTURER + 1] == 1
+    adv = free or (ms[M_ARCANA] == 1 and holds(g, 1, A_ADVENTURER))
+    goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, 0)
+    for h in range(un.shape[0]):
+        if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_FIELD or st[h, S_STUN] == 1:
+            continue
+        pr = prow(un, st, h)
+        here = st[h, S_TILE]
+        risk = 0.5 * un[h, U_VALUE] if count_on(un, st, 0, here) > 0 else 0.0
+        x = prof[pr, F_SNARE]
+        if x >= 0:
+            for v in range(un.shape[0]):
+                if un[v, U_SIDE] != 0 or st[v, S_ON] != ON_FIELD or st[v, S_SNARED] == 1:
+                    continue
+                if st[v, S_EDGES] == 0 or dist[here, st[v, S_TILE]] > x:
+                    continue
+                t = st[v, S_TILE]
+                gd = dist[t, goal] if goal >= 0 else fld[t, T_GOAL]
+                val = 0.3 + 1.2 / (1.0 + gd)
+                if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
+                    val = 0.1
+                n = add(cand, n, C_SNARE, h, v, 0, 0.0 if fast else val)
+        lying = ground(g, here)
+        for i in range(MAX_ITEMS if lying != 0 else 0):
+            if (lying >> i) & 1 == 0:
+                continue
+            val = 0.05
+            for v in range(un.shape[0]):
+                if un[v, U_SIDE] == 0 and st[v, S_ON] == ON_FIELD and (un[v, U_USES] >> i) & 1:
+                    val = 0.5
+            n = add(cand, n, C_DISCARD, h, i, 0, 0.0 if fast else val - risk)
+        if adv:
+            m = move_rating(un, prof, st, h)
+            row = pr * MAX_OPT
+            for v in range(ne):
+                sv[v, V_PH] = chance(pw, row, int(sv[v, V_DEF])) * sv[v, V_WV]
+            best_here = 0.0
+            for i in range(ne):
+                v = int(sv[i, V_ID])
+                if in_reach(un, prof, opt, fld, dist, los, ms, st, h, row, v):
+                    best_here = max(best_here, sv[i, V_PH])
+            for t in range(nt_):
+                if t == here or mv[(m - 1) * nt_ + here, t] < 0:
+                    continue
+                if mv[(MAX_MOVE + m - 1) * nt_ + here, t] >= 0:
+                    continue  # reached with the penalties too (``host_candidates``)
+                val = 0.0
+                if not fast:
+                    val = host_tile_value(fld, dist, los, ms, sv, ne, st[h, S_REVEALED],
+                                          opt[row, O_RANGE], t)  # fmt: skip
+                n = add(cand, n, C_MOVE, h, t, 0 if free else 1, val - risk - 0.5 * best_here)
+    return n
 
 
 @njit((*CTX, F2), **KERNEL)
@@ -1548,25 +2147,10 @@ def host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
             continue
         for j in range(mv[reach_list, 0]):
             t = mv[reach_list, 1 + j]
-            val = 0.0
-            near = 99
-            for v in range(ne):
-                vt = int(sv[v, V_TILE])
-                dv = dist[t, vt]
-                near = min(near, dv)
-                p = sv[v, V_PH]
-                if dv == 0 and st[h, S_REVEALED] == 0:
-                    val = max(val, p)
-                elif (
-                    target_distance(ms, dv, int(sv[v, V_HID])) <= opt[row, O_RANGE]
-                    and los[t, vt] == 1
-                ):
-                    val = max(val, 0.5 * p)
-            if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
-                val += 0.6
-            val -= 0.15 * near
-            val -= risk
-            n = add(cand, n, C_MOVE, h, t, 0, val - 0.5 * best_here)
+            val = host_tile_value(fld, dist, los, ms, sv, ne, st[h, S_REVEALED],
+                                  opt[row, O_RANGE], t)  # fmt: skip
+            n = add(cand, n, C_MOVE, h, t, 0, val - risk - 0.5 * best_here)
+    n = host_extra(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, ne)
     # SPAWN one reserve unit per card (the first of its copies in the reserve)
     spawns = 3 * MAX_MOVE * nt_  # the row of ``mv`` listing the SPAWN POINTS
     for h in range(un.shape[0]):
@@ -1617,14 +2201,17 @@ def choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, 
 
 @njit((*CTX, F2, i8), **KERNEL)
 def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c):
-    """Carry out candidate ``c``, then the AMBUSHES at the end of the ACTION."""
+    """Carry out candidate ``c``, then the AMBUSHES at the end of the ACTION (a HOSTILE
+    unit's ACTION is preceded by its Harrowing, ``harrow``)."""
     kind = int(cand[c, 0])
     a = int(cand[c, 1])
     b = int(cand[c, 2])
     x = int(cand[c, 3])
+    if un[a, U_SIDE] == 1 and kind != C_SPAWN and kind != C_PASS:
+        harrow(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
     if kind == C_MOVE:
         if x == 1:  # a MOVE only 0 The Adventurer makes possible: play it (it may not come)
-            round_arcana(ms, g, ev, rng, 0, G_ADVENTURER, A_ADVENTURER, a)
+            round_arcana(ms, g, ev, rng, un[a, U_SIDE], G_ADVENTURER, A_ADVENTURER, a)
         move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
     elif kind == C_ATTACK:
         attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, x,
@@ -1643,6 +2230,26 @@ def play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
     elif kind == C_FIX:
         st[a, S_FLIPPED] &= ~(1 << b)
         log(g, ev, E_FIXED, 0, a, b, 0, 0, 0, 0, 0, 0, 0)
+    elif kind == C_PICKUP:
+        pick_up(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, x)
+    elif kind == C_TRADE:
+        trade(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, x)
+    elif kind == C_DROP:
+        drop(un, g, ev, st, a, b)
+    elif kind == C_DISCARD:
+        discard(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif kind == C_HEAL:
+        patch_up(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif kind in (C_REVEAL, C_STUN, C_VERDICT, C_SNARE):
+        use_trait(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, kind, b)
+    elif kind == C_EXECUTE:  # Execution: a MELEE ATTACK with SUCCESS +X on a WOUNDED ENEMY
+        pr = prow(un, st, a)
+        if prof[pr, F_EXECUTE] > 0 and st[x, S_WOUNDS] > 0 and opt[pr * MAX_OPT + b, O_RANGED] == 0:
+            g[G_BONUS] = prof[pr, F_EXECUTE]
+            g[G_BONUS_U] = a + 1
+            attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, x,
+                   st[x, S_TILE])  # fmt: skip
+            g[G_BONUS_U] = 0
     else:
         log(g, ev, E_PASS, un[a, U_SIDE], a, 0, 0, 0, 0, 0, 0, 0, 0)
     if g[G_END] < 0:
@@ -1665,7 +2272,7 @@ def heretic(un, prof, opt, pw, ms, st, g, ev, rng, u):
     for k in range(prof[pr, F_NOPT]):
         row = pr * MAX_OPT + k
         item = opt[row, O_ITEM]
-        if item < 0 or opt[row, O_USABLE] == 0:
+        if item < 0 or opt[row, O_USABLE] == 0 or (st[u, S_CARRY] >> item) & 1 == 0:
             continue
         if (st[u, S_FLIPPED] >> item) & 1 == 1:
             if fixed < 0:
@@ -1691,6 +2298,8 @@ def ruler(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     now; SUCKER PUNCHES and AMBUSHES as on any MOVE."""
     if ms[M_ARCANA] == 0 or not holds(g, 1, A_RULER) or st[u, S_ON] != ON_FIELD:
         return
+    if st[u, S_SNARED] == 1:  # Snare: it "cannot MOVE this ROUND"
+        return
     goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
     here = st[u, S_TILE]
     nt_ = ms[M_NTILES]
@@ -1711,6 +2320,102 @@ def ruler(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
                 RULER_MOVE, 0)  # fmt: skip
 
 
+@njit((I2, I2, I2, F2, I1, I2, I1, I2, U1, i8), **KERNEL)
+def healer_flip(un, prof, opt, pw, ms, st, g, ev, rng, u):
+    """ "VI – The Healer: Flip a FLESHWOUND", played by the OPERATIVES at the start of
+    ``u``'s TURN when one of its FLESHWOUNDS FLIPPED back shows a POTENTIAL that changes
+    its profile (a higher DEFENSE or a better ATTACK against DEFENSE 2); otherwise the card
+    is kept to NEGATE a WOUND that would kill (``wound``: the same health)."""
+    if ms[M_ARCANA] == 0 or not holds(g, 0, A_HEALER) or fleshwounds(un, st, u) <= 0:
+        return
+    pr = prow(un, st, u)
+    if pr % MAX_LEVELS == 0:
+        return
+    up = pr - 1
+    fl = st[u, S_FLIPPED]
+    c = st[u, S_CARRY]
+    better = prof[up, F_DEF] > prof[pr, F_DEF]
+    if (
+        best_chance(un, prof, opt, pw, st, u, up, c, fl, 2)
+        > best_chance(un, prof, opt, pw, st, u, pr, c, fl, 2) + 1e-9
+    ):
+        better = True  # fmt: skip
+    if better and wants(ms, g, rng, 0) and play_arcana(ms, g, ev, rng, 0, A_HEALER, u):
+        st[u, S_WOUNDS] -= 1
+        log(g, ev, E_HEAL, 0, u, u, HEAL_HEALER_FLIP, st[u, S_WOUNDS], 0, 0, 0, 0, 0)
+
+
+@njit((I2, I1, I2, I1, I2, U1), **KERNEL)
+def healer_stage(un, ms, st, g, ev, rng):
+    """ "VI – The Healer: ... revert a CHAMPION to its previous STAGE", played by the HOSTILE
+    at the start of a REACTION PHASE on a CHAMPION in its last STAGE (one WOUND from
+    DEATH); otherwise the card is kept to NEGATE a WOUND on a CHAMPION (``wound``)."""
+    if ms[M_ARCANA] == 0 or not holds(g, 1, A_HEALER):
+        return
+    for h in range(un.shape[0]):
+        if un[h, U_KIND] != K_CHAMPION or st[h, S_ON] != ON_FIELD or st[h, S_WOUNDS] == 0:
+            continue
+        if st[h, S_WOUNDS] + 1 < un[h, U_HEALTH]:
+            continue
+        if wants(ms, g, rng, 1) and play_arcana(ms, g, ev, rng, 1, A_HEALER, h):
+            st[h, S_WOUNDS] -= 1
+            log(g, ev, E_HEAL, 1, h, h, HEAL_HEALER_STAGE, st[h, S_WOUNDS], 0, 0, 0, 0, 0)
+        return
+
+
+@njit((*CTX, i8), **KERNEL)
+def ruler_ops(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
+    """ "IV – The Ruler: MOVE an ENEMY 3 TILES ignoring MOVE PENALTIES", played by the
+    OPERATIVES at the start of ``u``'s TURN on the ENEMY on ``u``'s TILE likeliest to WOUND
+    it (else, on a hold, one standing on an OBJECTIVE): a MOVE 3 without penalties to the
+    TILE farthest from the nearest OPERATIVE (an OBJECTIVE counts 2 BORDERS nearer), when
+    that is at least 2 BORDERS farther than now; leaving a TILE with OPERATIVES grants their
+    SUCKER PUNCHES, as any MOVE (``move_by``)."""
+    if ms[M_ARCANA] == 0 or not holds(g, 0, A_RULER) or st[u, S_ON] != ON_FIELD:
+        return
+    here = st[u, S_TILE]
+    nt_ = ms[M_NTILES]
+    hold = ms[M_KIND] == KIND_HOLD
+    best = -1
+    bp = 0.0
+    my_def = defense(un, prof, fld, st, u, False)
+    for e in range(un.shape[0]):
+        if un[e, U_SIDE] != 1 or st[e, S_ON] != ON_FIELD:
+            continue
+        t = st[e, S_TILE]
+        p = 0.0
+        if t == here:
+            p = 1.0 + chance(pw, prow(un, st, e) * MAX_OPT, my_def)
+        elif hold and fld[t, T_OBJ] == 1:
+            p = 0.5
+        if p > bp:
+            bp = p
+            best = e
+    if best < 0:
+        return
+    start = st[best, S_TILE]
+    dest = -1
+    bv = -BIG
+    for t in range(nt_):
+        if t != start and mv[(RULER_MOVE - 1) * nt_ + start, t] < 0:
+            continue
+        near = 99
+        for v in range(un.shape[0]):
+            if un[v, U_SIDE] == 0 and st[v, S_ON] == ON_FIELD:
+                near = min(near, dist[t, st[v, S_TILE]])
+        val = near - (2.0 if hold and fld[t, T_OBJ] == 1 else 0.0)
+        if t == start:
+            val += 2.0  # the TILE it stands on: 2 BORDERS more needed
+        if val > bv:
+            bv = val
+            dest = t
+    if dest < 0 or dest == start or not wants(ms, g, rng, 0):
+        return
+    if play_arcana(ms, g, ev, rng, 0, A_RULER, best):
+        move_by(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, best, dest,
+                RULER_MOVE, 0)  # fmt: skip
+
+
 @njit((*CTX, i8), **KERNEL)
 def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
@@ -1719,6 +2424,9 @@ def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
     log(g, ev, E_TURN, 0, u, st[u, S_EDGES], 0, 0, 0, 0, 0, 0, 0)
     heretic(un, prof, opt, pw, ms, st, g, ev, rng, u)
     ruler(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
+    if g[G_END] < 0 and st[u, S_ON] == ON_FIELD:
+        healer_flip(un, prof, opt, pw, ms, st, g, ev, rng, u)
+        ruler_ops(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
 
 
 @njit((I2, I1, i8), **KERNEL)
@@ -1729,15 +2437,25 @@ def can_act(st, g, u):
 
 @njit((*CTX, F2, i8, i8), **KERNEL)
 def actions_from(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u, step):
-    """The ACTIONS ``step`` .. 1 of ``u``'s TURN, random or greedy, while it can act."""
-    for i in range(step, 2):
+    """The ACTIONS ``step`` .. 1 of ``u``'s TURN, random or greedy, while it can act.  A DROP
+    is a FREE ACTION ("Actions"): it leaves the ACTION to take (one FREE ACTION per ACTION
+    here)."""
+    i = step
+    free = False
+    while i < 2:
         if not can_act(st, g, u):
             return
         g[G_STEP] = i
         n = op_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
         c = choose(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n,
                    policy(ms, g, 0), False)  # fmt: skip
+        dropped = c >= 0 and int(cand[c, 0]) == C_DROP
         play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
+        if dropped and not free:
+            free = True
+            continue
+        free = False
+        i += 1
 
 
 @njit((*CTX, F2, i8), **KERNEL)
@@ -1774,6 +2492,7 @@ def reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand
     """ "Turns: Reaction Phase": the EDGE is stored (at most the ROSTER size; the excess is
     DISCARDED), then the HOSTILE DISCARDS stored EDGES for ACTIONS while it likes."""
     start = store_edge(ms, g)
+    healer_stage(un, ms, st, g, ev, rng)
     spend_edges(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
     log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
 
@@ -1815,6 +2534,8 @@ def start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
         st[u, S_STUN] = 0
         st[u, S_PUNCH] = 0
         st[u, S_HERMIT] = 0
+        st[u, S_DEFMOD] = 0
+        st[u, S_SNARED] = 0
         if un[u, U_SIDE] == 0 and st[u, S_ON] == ON_FIELD:
             st[u, S_EDGES] = ms[M_EDGES]
     log(g, ev, E_ROUND, 0, ms[M_EDGES], g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
@@ -1865,6 +2586,16 @@ def check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev):
             bad += 1
     if g[G_STORED] < 0 or g[G_STORED] > ms[M_CAP]:
         bad += 1
+    held = 0
+    for u in range(un.shape[0]):  # an ITEM in one place: one CARRIER, or on the FIELD
+        if held & st[u, S_CARRY] != 0 or st[u, S_FLIPPED] & ~st[u, S_CARRY] != 0:
+            bad += 1
+        held |= st[u, S_CARRY]
+        if st[u, S_WOUNDS] < 2 * st[u, S_TRAUMA]:
+            bad += 1
+    for i in range(MAX_ITEMS):
+        if g[G_ITEM_AT + i] >= 0 and (held >> i) & 1 == 1:
+            bad += 1
     if g[G_HAND] & g[G_HAND + 1] != 0 or (g[G_HAND] | g[G_HAND + 1]) >> N_ARCANA != 0:
         bad += 1
     g[G_VIOL] += bad
@@ -1990,6 +2721,7 @@ def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     """A REACTION PHASE under the rollout policy (each EDGE by ``rollout_choice``, which may
     keep it stored)."""
     start = store_edge(ms, g)
+    healer_stage(un, ms, st, g, ev, rng)
     while g[G_STORED] > 0 and g[G_END] < 0:
         n = host_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
         c = rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand,
@@ -2043,6 +2775,8 @@ def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k
     g[G_TRACE] = trace
     g[G_CHECK] = chk
     g[G_END] = -1
+    for i in range(MAX_ITEMS):
+        g[G_ITEM_AT + i] = -1
     nt_ = ms[M_NTILES]
     osp = 0
     for t in range(nt_):
@@ -2053,6 +2787,7 @@ def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k
             continue
         st[u, S_ON] = ON_FIELD
         st[u, S_TILE] = osp
+        st[u, S_CARRY] = un[u, U_ITEMS]
         side = 0
         if ms[M_POL_A] == POL_RANDOM:
             side = pick(rng, 2)
@@ -2062,7 +2797,7 @@ def setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k
                 pr = u * ROWS + s * MAX_LEVELS
                 for kk in range(prof[pr, F_NOPT]):
                     row = pr * MAX_OPT + kk
-                    if opt[row, O_USABLE] == 1 and opt[row, O_STUN] == 0:
+                    if usable(un, opt, st, u, row) and opt[row, O_STUN] == 0:
                         p = chance(pw, row, 2) * (1.0 + 0.3 * min(opt[row, O_RANGE], 3))
                         if p > bv + 1e-12:
                             bv = p
@@ -2191,6 +2926,14 @@ def run_block(
             ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
         elif code == OP_SEEK:
             seek(ms, g, ev, rng)
+        elif code == OP_BEGIN:
+            begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
+        elif code >= OP_PLAY:
+            cand[0, 0] = code - OP_PLAY
+            cand[0, 1] = a
+            cand[0, 2] = b
+            cand[0, 3] = c
+            play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, 0)
         return 0
     for kk in range(count):
         k = first + kk

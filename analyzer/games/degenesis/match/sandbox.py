@@ -36,6 +36,7 @@ class Sandbox:
         self.g[L.G_ROUND] = 1
         self.g[L.G_TRACE] = 1
         self.rng[:4] = np.array([12345, 67890, 1, 2], dtype=np.uint64)
+        self.g[L.G_ITEM_AT : L.G_ITEM_AT + L.MAX_ITEMS] = -1
         self.ev = np.zeros((trace_rows, L.EV_COLS), dtype=np.int64)
         self.cells = setup.extra.tables.field.cells
 
@@ -61,6 +62,8 @@ class Sandbox:
         self.st[u, L.S_SIDE] = 0 if side == "focus" else 1
         self.st[u, L.S_WOUNDS] = wounds
         self.st[u, L.S_EDGES] = edges
+        if self.arrays[0][u, L.U_SIDE] == 0:  # its own ITEMS (the ROSTER's item list)
+            self.st[u, L.S_CARRY] = self.arrays[0][u, L.U_ITEMS]
 
     def script(self, faces: Sequence[int]) -> None:
         """The next die faces (1..6, the face's position in ``dice.yaml``), in rolling order:
@@ -78,6 +81,33 @@ class Sandbox:
 
     def set_option(self, column: int, value: int) -> None:
         self.arrays[-1][column] = value
+
+    def carry(self, u: int) -> int:
+        """The ITEMS ``u`` CARRIES (bits of the ROSTER's item list, ``setup.extra.item_names``)."""
+        return int(self.st[u, L.S_CARRY])
+
+    def item_at(self, i: int) -> tuple[int, int] | int | None:
+        """Where ITEM ``i`` lies: a grid cell, None when CARRIED, -2 when DISCARDED."""
+        t = int(self.g[L.G_ITEM_AT + i])
+        return self.cells[t] if t >= 0 else (None if t == -1 else t)
+
+    def item(self, name: str) -> int:
+        """The bit of the ITEM called ``name`` (the first, in ROSTER order)."""
+        return next(i for i, n in enumerate(self.setup.extra.item_names) if n.startswith(name))
+
+    def play(self, kind: int, a: int, b: int = 0, c: int = 0) -> None:
+        """Carry out one candidate ACTION of kind ``match_nb.C_*`` with operands ``a, b, c``
+        (``match_nb.play``: Harrowing before a HOSTILE unit's ACTION, AMBUSHES after)."""
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self._op(M.OP_PLAY + kind, a, b, c)
+
+    def begin(self, u: int) -> None:
+        """The start of ``u``'s TURN (an EDGE spent; X, IV and VI as the AIs play them)."""
+        from analyzer.games.degenesis.match import match_nb as M
+
+        self.st[u, L.S_EDGES] = max(self.st[u, L.S_EDGES], 1)
+        self._op(M.OP_BEGIN, u)
 
     def dice_used(self) -> int:
         return int(self.g[L.G_DPOS])

@@ -10,7 +10,10 @@ from analyzer.games.degenesis.match import layout as L
 
 SIDES = ("OPERATIVE", "HOSTILE")
 DASHBOARD = ("FOCUS", "PRIMAL")
-REVEALED_BY = ("SCOUTING", "ATTACKING", "an AMBUSH", "an AREA ATTACK")
+REVEALED_BY = ("SCOUTING", "ATTACKING", "an AMBUSH", "an AREA ATTACK", "an ACTIVE TRAIT")
+HEALED_BY = ("an ACTIVE TRAIT", "VI The Healer (a FLESHWOUND)", "VI The Healer (a STAGE)")
+TRAITS = ("REVEALS a THREAT on", "STUNS", "lowers the DEFENSE of", "SNARES",
+          "FLIPS (Harrowing)", "EXECUTES")  # fmt: skip
 DRAWN_FOR = ("a CONCEPT", "the other side's OVERCOMMIT", "V The Seeker")
 DICE = ("WHITE", "BLACK", "FATAL")
 
@@ -21,6 +24,12 @@ def tile_name(comp: Any, t: int) -> str:
         return "off the FIELD"
     r, c = comp.tables.field.cells[t]
     return f"r{r}c{c}"
+
+
+def item_name(comp: Any, i: int) -> str:
+    """ITEM ``i`` of the ROSTER's item list (its name and first CARRIER)."""
+    names = getattr(comp, "item_names", [])
+    return names[i] if 0 <= i < len(names) else f"ITEM {i}"
 
 
 def render(setup: Any, events: np.ndarray) -> list[str]:
@@ -92,7 +101,30 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
         elif kind == L.E_BOTCH:
             lines.append(f"  {names[a]}'s {comp.option_names[a][b]} FLIPS to its BOTCH face")
         elif kind == L.E_FIXED:
-            lines.append(f"  {names[a]} FLIPS {comp.option_names[a][b]} back (an ACTION)")
+            lines.append(f"  {names[a]} FLIPS {item_name(comp, b)} back (an ACTION)")
+        elif kind == L.E_PICKUP:
+            took = [item_name(comp, j) for j in range(L.MAX_ITEMS) if (b >> j) & 1]
+            if c >= 0:
+                took.append(f"the body of {names[c]}")
+            lines.append(f"  {names[a]} PICKS UP {', '.join(took) or 'nothing'}")
+        elif kind == L.E_TRADE:
+            how = "gives" if d else "takes"
+            to = "to" if d else "from"
+            lines.append(f"  {names[a]} TRADES: {how} {item_name(comp, c)} {to} {names[b]}")
+        elif kind == L.E_DROP:
+            what = item_name(comp, b) if b >= 0 else f"the body of {names[c]}"
+            lines.append(f"  {names[a]} DROPS {what} on {tile_name(comp, d)}")
+        elif kind == L.E_DISCARD:
+            lines.append(f"  {names[a]} DISCARDS {item_name(comp, b)} on {tile_name(comp, c)}")
+        elif kind == L.E_HEAL:
+            what = "a STAGE" if c == L.HEAL_HEALER_STAGE else "a FLESHWOUND"
+            lines.append(
+                f"  {names[a]} FLIPS back {what} of {names[b]} by {HEALED_BY[c]} (now {d} WOUNDS)"
+            )
+        elif kind == L.E_TRAIT:
+            target = tile_name(comp, c) if b == L.TR_REVEAL else names[c]
+            how = "before its ACTION, a PASSIVE TRAIT" if b == L.TR_HARROW else "an ACTIVE TRAIT"
+            lines.append(f"  {names[a]} {TRAITS[b]} {target} ({how})")
         elif kind == L.E_PASS:
             lines.append(f"  {names[a]} takes no ACTION")
         elif kind == L.E_ARCANA:
