@@ -21,25 +21,14 @@ from analyzer.games.degenesis.match import layout as L
 from analyzer.games.degenesis.match import match_nb as M
 from analyzer.games.degenesis.match.engine import ENGINE
 from analyzer.games.degenesis.match.sandbox import Sandbox
-from analyzer.match.options import check_match_options
 from analyzer.match.runner import run_records
+from tests.games.test_degenesis_match_rules import MISSION, make_setup  # the test ground
 
 ROSTER = "name: Corebox\nsystem: degenesis\nside: roster\nunits: [{unit: Timur}, {unit: Pluto}, {unit: Echo}, {unit: Feuerbach}]\n"  # noqa: E501
 HOSTILE = """name: Nest
 system: degenesis
 side: hostile
 units: [{unit: Swarmer, count: 2}, {unit: Cackler}, {unit: Trapper}, {unit: The Spider}]
-"""
-MISSION = """name: Test ground
-designed: designed for the tests
-kind: extraction
-rounds: 4
-need: 1
-field:
-  - "0O  0   0   1   0h  0S"
-  - "0   0   0   1h  0   0"
-  - "0   2   0   0   .   0X"
-  - "0   0   0   3   0   0"
 """
 TIMUR, PLUTO, ECHO, FEUERBACH, SWARMER, SWARMER2, CACKLER, TRAPPER, SPIDER = range(9)
 # the ROSTER's item list (its WEAPONS in ROSTER order; Judge's Coat is WORN ARMOR)
@@ -50,21 +39,14 @@ ECHO_REVOLVER = 5  # Echo's options: Pistol, Baton, BARE HANDED, Bone Saw, Nail 
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory) -> dict[str, Path]:
+def files(tmp_path_factory) -> dict[str, Path | None]:
     d = tmp_path_factory.mktemp("degenesis_items")
     out = {}
     for name, text in (("roster", ROSTER), ("hostile", HOSTILE), ("mission", MISSION)):
         out[name] = d / f"{name}.yaml"
         out[name].write_text(text)
+    out["units"] = None  # the bundled sample cards
     return out
-
-
-def make_setup(files, policies=("greedy", "greedy"), **opts):
-    opts.setdefault("arcana", False)
-    sides = ENGINE.load_sides(files["roster"], files["hostile"], None)  # the bundled cards
-    return ENGINE.prepare(sides.cards, sides.lists, policies=policies,
-                          options=check_match_options(ENGINE, opts),
-                          scenario=str(files["mission"]))  # fmt: skip
 
 
 @pytest.fixture()
