@@ -154,10 +154,6 @@ class HybridMatchEngine(PackageKernels, ArmyListSides):
                 urec,
                 events is not None,
                 chk,
-                M.OP_BLOCK,
-                0,
-                0,
-                0,
             )
         )
 

@@ -216,7 +216,10 @@ refresh_kernel_cache(
 #: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
 #: counting of their array arguments); those that allocate or copy arrays keep it
 #: (side_order, round_play, strong_activate, strong_order, guessed_sequences, playout,
-#: run_block).
+#: run_block, sandbox_op).  Kernels with one call site on a match's path are inlined into
+#: it by numba (``inline="always"``: random_plan, heroic_dash, infiltrate, strong_order,
+#: rollout, heroic_moves, infiltration_moves, strong_activate, round_play): each kernel
+#: compiled on its own has the code of its whole call tree optimised again by LLVM.
 DX = np.array([0, 1, 0, -1], dtype=np.int64)
 DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 
@@ -2596,7 +2599,7 @@ def best_plan(fi, sc, plans, npl, i):
     return b
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
     """The random policy: a uniformly chosen legal activation among the considered ones."""
     npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
@@ -2847,7 +2850,7 @@ def rollout_score(fi, s, g, side):
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans):
     """ "Game Round": Activation Roll, the two secret sequences, alternating activations."""
     g[G_ROUND] += 1
@@ -2919,7 +2922,7 @@ def round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans
         g[G_WINNER] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first):
     """ "6 / Heroic Move" at the end of the Round: each warrior in Heroic Move not stopped
     by Skilled or Expert Move moves again, in Activation Sequence order, the side that
@@ -2959,7 +2962,7 @@ def goal_state(fi, mp, cell, sc, s, occ, wk, i, budget):
     return bst
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     """Heroic Move's further movement of current-NV squares (still in Moving Mode: doors
     free), to the reachable square nearest greedy's goal (:func:`goal_state`); none if
@@ -2991,7 +2994,7 @@ def reveal(fi, mp, cell, occ, s, sc):
                     break
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, first):
     """ "Infiltration/X" at the end of every Round, in the Round's Activation Sequence
     order (the side that activated first leading), after the Heroic Moves: each warrior
@@ -3009,7 +3012,7 @@ def infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, n
             check_end(fi, sc, s, g)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     """One "Infiltration/X" move of X squares, in the state of the warrior's activation:
     in Offensive Combat into front contact with the enemy greedy strikes best (then the
@@ -3133,7 +3136,7 @@ def playout(
     return rollout_score(fi, s2, g2, side)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, i):
     """The strong policy: the greedy plans ranked, the best plan of each kind and target
     (up to ``lookahead_k`` of them, best first) each played out ``lookahead_rollouts`` times:
@@ -3209,7 +3212,7 @@ def guessed_sequences(seq, side):
     return seq2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def strong_order(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, side):
     """The strong policy's secret Activation Sequence ("Activation"): greedy's order
     (nearest the enemy first) or a variant with one warrior moved to the front, whichever
@@ -3248,7 +3251,7 @@ def front_first(seq, side, order, n, c):
             k += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def rollout(fi, mp, cell, sc, tab, s, g, occ, seq2, dc, rng, ev, wk, nb, plans, turn, depth,
             base, r):  # fmt: skip
     """The rest of a lookahead: up to ``depth`` greedy activations of this Round,
@@ -3356,100 +3359,100 @@ def write_record(fi, s, g, rec, urec, row):
         urec[row, i, 6] = s[i, S_REMOVED_ROUND]
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
-def run_block(
-    fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, state, block, first, count,
-    rec, urec, trace, chk, code, a, b, c,
-):  # fmt: skip
-    """The one entry kernel (one compile serves the match runner and the rule tests).
-
-    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec``
-    and ``urec``; match ``k`` is seeded from the block state and ``k % block``
-    (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written.  Other
-    codes: one engine operation on the hand-built state (``sandbox.py``)."""
+@njit(cache=True, error_model="numpy")
+def sandbox_op(fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, code, a, b, c):
+    """The rule tests' entry kernel (``sandbox.py``): one engine operation ``code``
+    (``OP_*``) with arguments ``a``, ``b``, ``c`` on the hand-built state."""
     nb = np.zeros(MAXB, dtype=np.int64)
     plans = np.zeros((MAXPLANS, PLAN_COLS), dtype=np.int64)
     w = sc[S_W]
-    if code != OP_BLOCK:
-        if code == OP_STRIKE:
-            strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c % 10, c >= 10)
-        elif code == OP_FIRE:
-            shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c, ZERO)
-            return 0
-        elif code == OP_MOVE:
-            # walk a to anchor-facing b (its flag-0 state index) in Moving Mode level
-            # c % 8 (0 none), Skilled or Expert Move against warrior c // 8 - 1
-            lv = c % 8
-            mvb = move_budget(fi, s, a, lv)
-            reach(
-                fi, mp, cell, sc, s, occ, wk, nb, a, mvb, 1 if lv >= 1 else 0, 1 if lv == 2 else 0
-            )
-            tx = (b // (NFLAG * 4)) % w
-            ty = b // (NFLAG * 4 * w)
-            cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
-            if cst >= BIG or not end_ok(fi, mp, s, occ, a, tx, ty):
-                return -1
-            if lv == 0:
-                follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, ZERO)
-                return cst
-            s[a, S_MODE] = M_MOVE
-            s[a, S_LEVEL] = lv
-            walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, lv, c // 8 - 1)
-            return cst
-        elif code == OP_COST:
-            reach(
-                fi, mp, cell, sc, s, occ, wk, nb, a, np.int64(40), np.int64(1 if c >= 1 else 0),
-                np.int64(1 if c == 2 else 0),
-            )  # fmt: skip
-            tx = (b // (NFLAG * 4)) % w
-            ty = b // (NFLAG * 4 * w)
-            cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
-            return cst if cst < BIG and end_ok(fi, mp, s, occ, a, tx, ty) else -1
-        elif code == OP_ACTIVATE:
-            if b == POL_STRONG:
-                strong_activate(
-                    fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, a
-                )
-            else:
-                activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, a, b)
-        elif code == OP_DASH:
-            heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, g[G_FIRST])
-        elif code == OP_ROUND:
-            round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans)
-        elif code == OP_SIGHT:
-            return sight(fi, mp, cell, occ, s, sc, a, b, c // 2, c % 2)
-        elif code == OP_CHECK:
-            g[G_VIOL] = 0
-            check(fi, mp, sc, s, g, occ)
-            return g[G_VIOL]
-        elif code == OP_KNOCK:
-            knock_back(fi, mp, cell, sc, s, g, occ, ev, a, b)
-        elif code == OP_SACRIFICE:
-            sacrifice(fi, s, g, occ, ev, a, b)
-        elif code == OP_AMBUSH:
-            go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, a)
-            return s[a, S_AMBUSH]
-        elif code == OP_DEAL:
-            deal_cards(g, rng, ev)
-        elif code == OP_EQUIP:
-            deal_equipment(fi, sc, s, g, rng, ev)
-        elif code == OP_SPOT:  # greedy's ambush worth x 1000 where a stands
-            clear_fire_table(fi, wk)
-            v = ambush_worth(fi, s, tab, sc, wk, a)
-            if b == 0:
-                v = ambush_spot(fi, s, tab, sc, wk, a, v)
-            return np.int64(v * 1000.0 + 0.5)
-        elif code == OP_MUTATE:
-            mutate(fi, sc, s, g, occ, ev, a)
-        elif code == OP_EVENT:
-            event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, a)
-        elif code == OP_CLOSE:
-            return close_doors(fi, mp, cell, occ, s, sc, g, ev, a, b)
-        elif code == OP_INFILTRATE:
-            infiltration_moves(
-                fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, g[G_FIRST]
-            )
+    if code == OP_STRIKE:
+        strike_action(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c % 10, c >= 10)
+    elif code == OP_FIRE:
+        shoot(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, a, b, c, ZERO)
         return 0
+    elif code == OP_MOVE:
+        # walk a to anchor-facing b (its flag-0 state index) in Moving Mode level
+        # c % 8 (0 none), Skilled or Expert Move against warrior c // 8 - 1
+        lv = c % 8
+        mvb = move_budget(fi, s, a, lv)
+        reach(fi, mp, cell, sc, s, occ, wk, nb, a, mvb, 1 if lv >= 1 else 0, 1 if lv == 2 else 0)
+        tx = (b // (NFLAG * 4)) % w
+        ty = b // (NFLAG * 4 * w)
+        cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
+        if cst >= BIG or not end_ok(fi, mp, s, occ, a, tx, ty):
+            return -1
+        if lv == 0:
+            follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, ZERO)
+            return cst
+        s[a, S_MODE] = M_MOVE
+        s[a, S_LEVEL] = lv
+        walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, a, st, lv, c // 8 - 1)
+        return cst
+    elif code == OP_COST:
+        reach(
+            fi, mp, cell, sc, s, occ, wk, nb, a, np.int64(40), np.int64(1 if c >= 1 else 0),
+            np.int64(1 if c == 2 else 0),
+        )  # fmt: skip
+        tx = (b // (NFLAG * 4)) % w
+        ty = b // (NFLAG * 4 * w)
+        cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
+        return cst if cst < BIG and end_ok(fi, mp, s, occ, a, tx, ty) else -1
+    elif code == OP_ACTIVATE:
+        if b == POL_STRONG:
+            strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans, a)
+        else:
+            activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, a, b)
+    elif code == OP_DASH:
+        heroic_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, g[G_FIRST])
+    elif code == OP_ROUND:
+        round_play(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, plans)
+    elif code == OP_SIGHT:
+        return sight(fi, mp, cell, occ, s, sc, a, b, c // 2, c % 2)
+    elif code == OP_CHECK:
+        g[G_VIOL] = 0
+        check(fi, mp, sc, s, g, occ)
+        return g[G_VIOL]
+    elif code == OP_KNOCK:
+        knock_back(fi, mp, cell, sc, s, g, occ, ev, a, b)
+    elif code == OP_SACRIFICE:
+        sacrifice(fi, s, g, occ, ev, a, b)
+    elif code == OP_AMBUSH:
+        go_into_ambush(fi, mp, cell, occ, s, sc, g, ev, a)
+        return s[a, S_AMBUSH]
+    elif code == OP_DEAL:
+        deal_cards(g, rng, ev)
+    elif code == OP_EQUIP:
+        deal_equipment(fi, sc, s, g, rng, ev)
+    elif code == OP_SPOT:  # greedy's ambush worth x 1000 where a stands
+        clear_fire_table(fi, wk)
+        v = ambush_worth(fi, s, tab, sc, wk, a)
+        if b == 0:
+            v = ambush_spot(fi, s, tab, sc, wk, a, v)
+        return np.int64(v * 1000.0 + 0.5)
+    elif code == OP_MUTATE:
+        mutate(fi, sc, s, g, occ, ev, a)
+    elif code == OP_EVENT:
+        event_counter(fi, sc, tab, s, g, occ, cell, dc, rng, ev, a)
+    elif code == OP_CLOSE:
+        return close_doors(fi, mp, cell, occ, s, sc, g, ev, a, b)
+    elif code == OP_INFILTRATE:
+        infiltration_moves(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, g[G_FIRST])
+    return 0
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def run_block(
+    fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, state, block, first, count,
+    rec, urec, trace, chk,
+):  # fmt: skip
+    """The match runner's entry kernel: play matches ``first .. first + count - 1`` into
+    ``rec`` and ``urec``; match ``k`` is seeded from the block state and ``k % block``
+    (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written.  The rule
+    tests' operations have their own entry, :func:`sandbox_op`, so that a match run never
+    compiles them."""
+    nb = np.zeros(MAXB, dtype=np.int64)
+    plans = np.zeros((MAXPLANS, PLAN_COLS), dtype=np.int64)
     for kk in range(count):
         k = first + kk
         seed_match(rng, state, k % block)

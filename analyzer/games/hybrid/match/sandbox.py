@@ -7,8 +7,9 @@
 >>> box.strike(0, 5, level=1)
 >>> box.wounds(5), box.lines()
 
-Every operation runs the engine's own kernels through ``match_nb.run_block`` (its
-operation codes: the same compiled entry point as the match runner).
+Every operation runs the engine's own kernels through ``match_nb.sandbox_op`` (its
+operation codes: the match runner's kernels behind an entry point of their own, so that a
+match run does not compile the operations).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ class Sandbox:
 
         fi, mp, obj, sc, tab = self.arrays
         return int(
-            M.run_block(
+            M.sandbox_op(
                 fi,
                 mp,
                 obj,
@@ -115,14 +116,6 @@ class Sandbox:
                 self.rng,
                 self.ev,
                 self.wk,
-                np.zeros(4, dtype=np.uint64),
-                1,
-                0,
-                0,
-                np.zeros((1, 1), dtype=np.int64),
-                np.zeros((1, 1, 1), dtype=np.int64),
-                False,
-                False,
                 int(code),
                 int(a),
                 int(b),
