@@ -199,7 +199,7 @@ CONTACT = 0.2
 MOFF = 60
 MAXC = 12  # movement candidates per figurine
 #: Rows of the scratch ``wk``: 0..MAXC-1 the candidates (9 columns: target x, y, mode,
-#: budget, then ``keep_walk``'s), MAXC spare, SEEN ``pos_value``'s sightlines.
+#: budget, then ``keep_walk``'s), MAXC spare, SEEN ``best_move``'s sightlines.
 SEEN = MAXC + 1
 UNKNOWN = -2  # shoot's cover argument when the caller has not computed it
 BIG = 1e9
@@ -1089,105 +1089,6 @@ def virus_pull(fi, fr, ter, sc, op, p, s, g, i):
     return 1.0 if need - g[G_PROGRESS] <= way + 2 else 0.0
 
 
-@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, i8, f8, f8, i8, i8, F1, f8), **INNER)
-def pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, mode, posture, seen, pull):
-    """Greedy worth of ending the move of ``i`` at (x, y) in ``mode``: the best attack
-    (exact expected CP and removal chance from the roll tables) minus the weighted threat
-    of the enemies next turn (cover and watchful counted), plus approach (weighted up by
-    the turns begun idle, ``S_IDLE``) and objective terms.  ``posture`` 0 balanced,
-    1 aggressive, 2 cautious (the lookahead's plans).  ``seen[j]``: the sightline from
-    enemy ``j`` to where ``i`` stands now (``UNKNOWN`` until computed): the candidates
-    that end there (stay, ready to shoot, a blocked move) share it.  ``pull``: the
-    Attacker's weight of the computer (``virus_pull``)."""
-    here = x == p[i, P_X] and y == p[i, P_Y]
-    side = fi[i, F_SIDE]
-    ri = fr[i, R_RADIUS]
-    reach = int(fr[i, R_REACH])
-    tw = 0.5  # weight of the threat and of the approach (balanced)
-    aw = 0.12
-    if posture == 1:
-        tw = 0.15
-        aw = 0.3
-    elif posture == 2:
-        tw = 1.2
-        aw = 0.05
-
-    watch = 1 if mode == M_WATCHFUL else 0
-    off = 0.0
-    ready_off = 0.0
-    threat = 0.0
-    near = BIG
-    for j in range(fi.shape[0]):
-        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
-            continue
-        d = dist(x - p[j, P_X], y - p[j, P_Y]) - ri - fr[j, R_RADIUS]
-        brawl = fr[i, R_BRAWL + j] > 0.5 or reach < 0
-        want = d if brawl else d - reach
-        if want < near:
-            near = want
-        rj = int(fr[j, R_REACH])
-        mvj = fi[j, F_MOVE]
-        if d <= CONTACT:
-            syn = 0
-            m = fi[i, F_HTH] + fi[i, F_HTHPOW] + syn - fi[j, F_PD]
-            off = max(off, attack_value(fi, ecp, pge, m, j, s[j, S_CP]))
-            mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
-            threat += exp_cp(ecp, mj, s[i, S_CP])
-            continue
-        if d > max(reach, 0) + mvj + 1.0 and d > rj + mvj:
-            continue
-        brawler = (
-            d <= mvj + CONTACT
-            and fi[j, F_HTH] + fi[j, F_HTHPOW] > 0
-            and (fr[j, R_BRAWL + i] > 0.5 or rj < 0)
-        )
-        # the sightline only where a term below uses it (same values, fewer checks)
-        cov = -1
-        if (
-            (d <= reach and mode != M_READY and mode != M_COVER)
-            or (mode == M_READY and reach < d <= reach + mvj)
-            or (not brawler and d <= rj + 0.5 * mvj)
-        ):
-            if here and seen[j] != UNKNOWN:
-                cov = int(seen[j])
-            else:
-                cov = sight(fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y)
-                if here:
-                    seen[j] = cov
-        if cov >= 0 and d <= reach and mode != M_READY and mode != M_COVER:
-            w, _ = best_gun(fi, ecp, s, i, j, d, cov, False, False, False)
-            if w >= 0:
-                a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
-                off = max(off, attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
-        if cov >= 0 and mode == M_READY and reach < d <= reach + mvj:
-            w, _ = best_gun(fi, ecp, s, i, j, 0.0, cov, False, False, False)
-            a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
-            ready_off = max(ready_off, 0.5 * attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
-        if brawler:
-            mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
-            threat += 0.7 * exp_cp(ecp, mj, s[i, S_CP])
-        elif cov >= 0 and d <= rj + 0.5 * mvj:
-            best = gun_threat(fi, ecp, s, j, i, cov, watch, -BIG)
-            threat += best * (1.0 if d <= rj else 0.6)
-    v = off + ready_off - tw * threat
-    if off <= 0.0 and near < BIG:
-        # the approach weighs more with every turn the figurine has begun idle (no shot,
-        # blow or work since its previous turn): none stays out of reach for the game
-        urge = max(s[i, S_IDLE], 1)
-        v -= aw * urge * max(near, 0.0)
-    if sc[S_OBJ] == 1:
-        k = int(sc[S_TERM])
-        dx = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
-        dy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
-        dt = dist(dx, dy) - ri
-        if side == g[G_ATTACKER]:
-            # in front of it the figurine works instead of acting: its attack is not made
-            v += pull * (12.0 - off if dt <= 1.0 else -0.5 * dt)
-        else:
-            v -= 0.04 * max(dt - 15.0, 0.0)
-    return v
-
-
 @njit((F2, i8, f8, f8, i8, i8), **INNER)
 def keep_walk(wk, k, x, y, stop, elem):
     """Candidate ``k``'s move ends at (x, y) with ``walk``'s stop code and element."""
@@ -1224,6 +1125,134 @@ def add_walked(fi, fr, ter, sc, p, s, wk, i, n, tx, ty, mv):
         qx, qy = detour(fr, ter, i, elem, p[i, P_X], p[i, P_Y], tx, ty)
         n = add_cand(wk, n, qx, qy, M_NORMAL, mv)
     return n, ex, ey, stop
+
+
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, F2, i8, i8, i8, i8, f8), **INNER)
+def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull):
+    """The best of the ``n`` candidate moves of ``i`` in ``wk`` (``candidates``; when
+    ``climb`` > 0 only those that climb), by the greedy worth of ending the move at (x, y)
+    in its mode: the best attack (exact expected CP and removal chance from the roll
+    tables) minus the weighted threat of the enemies next turn (cover and watchful
+    counted), plus approach (weighted up by the turns begun idle, ``S_IDLE``) and
+    objective terms (one kernel for all the candidates: a call per candidate, with its
+    ten arrays, cost ~4% of greedy play).  ``posture`` 0 balanced,
+    1 aggressive, 2 cautious (the lookahead's plans).  ``wk[SEEN, j]``: the sightline from
+    enemy ``j`` to where ``i`` stands now (``UNKNOWN`` until computed): the candidates
+    that end there (stay, ready to shoot, a blocked move) share it.  ``pull``: the
+    Attacker's weight of the computer (``virus_pull``)."""
+    side = fi[i, F_SIDE]
+    ri = fr[i, R_RADIUS]
+    reach = int(fr[i, R_REACH])
+    tw = 0.5  # weight of the threat and of the approach (balanced)
+    aw = 0.12
+    if posture == 1:
+        tw = 0.15
+        aw = 0.3
+    elif posture == 2:
+        tw = 1.2
+        aw = 0.05
+
+    bv = -BIG
+    c = 0
+    for k in range(n):
+        if wk[k, 6] == 1.0:
+            x = wk[k, 4]
+            y = wk[k, 5]
+        else:
+            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+            keep_walk(wk, k, x, y, stop, elem)
+        if climb > 0 and wk[k, 7] != 3.0:
+            continue
+        dup = False
+        for q in range(k):
+            if climb > 0 and wk[q, 7] != 3.0:
+                continue
+            if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
+                dup = True
+                break
+        if dup:
+            continue
+        mode = int(wk[k, 2])
+        here = x == p[i, P_X] and y == p[i, P_Y]
+        watch = 1 if mode == M_WATCHFUL else 0
+        off = 0.0
+        ready_off = 0.0
+        threat = 0.0
+        near = BIG
+        for j in range(fi.shape[0]):
+            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+                continue
+            d = dist(x - p[j, P_X], y - p[j, P_Y]) - ri - fr[j, R_RADIUS]
+            brawl = fr[i, R_BRAWL + j] > 0.5 or reach < 0
+            want = d if brawl else d - reach
+            if want < near:
+                near = want
+            rj = int(fr[j, R_REACH])
+            mvj = fi[j, F_MOVE]
+            if d <= CONTACT:
+                syn = 0
+                m = fi[i, F_HTH] + fi[i, F_HTHPOW] + syn - fi[j, F_PD]
+                off = max(off, attack_value(fi, ecp, pge, m, j, s[j, S_CP]))
+                mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
+                threat += exp_cp(ecp, mj, s[i, S_CP])
+                continue
+            if d > max(reach, 0) + mvj + 1.0 and d > rj + mvj:
+                continue
+            brawler = (
+                d <= mvj + CONTACT
+                and fi[j, F_HTH] + fi[j, F_HTHPOW] > 0
+                and (fr[j, R_BRAWL + i] > 0.5 or rj < 0)
+            )
+            # the sightline only where a term below uses it (same values, fewer checks)
+            cov = -1
+            if (
+                (d <= reach and mode != M_READY and mode != M_COVER)
+                or (mode == M_READY and reach < d <= reach + mvj)
+                or (not brawler and d <= rj + 0.5 * mvj)
+            ):
+                if here and wk[SEEN, j] != UNKNOWN:
+                    cov = int(wk[SEEN, j])
+                else:
+                    cov = sight(
+                        fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y
+                    )
+                    if here:
+                        wk[SEEN, j] = cov
+            if cov >= 0 and d <= reach and mode != M_READY and mode != M_COVER:
+                w, _ = best_gun(fi, ecp, s, i, j, d, cov, False, False, False)
+                if w >= 0:
+                    a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
+                    off = max(off, attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
+            if cov >= 0 and mode == M_READY and reach < d <= reach + mvj:
+                w, _ = best_gun(fi, ecp, s, i, j, 0.0, cov, False, False, False)
+                a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
+                ready_off = max(ready_off, 0.5 * attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
+            if brawler:
+                mj = fi[j, F_HTH] + fi[j, F_HTHPOW] - fi[i, F_PD] - watch
+                threat += 0.7 * exp_cp(ecp, mj, s[i, S_CP])
+            elif cov >= 0 and d <= rj + 0.5 * mvj:
+                best = gun_threat(fi, ecp, s, j, i, cov, watch, -BIG)
+                threat += best * (1.0 if d <= rj else 0.6)
+        v = off + ready_off - tw * threat
+        if off <= 0.0 and near < BIG:
+            # the approach weighs more with every turn the figurine has begun idle (no shot,
+            # blow or work since its previous turn): none stays out of reach for the game
+            urge = max(s[i, S_IDLE], 1)
+            v -= aw * urge * max(near, 0.0)
+        if sc[S_OBJ] == 1:
+            kt = int(sc[S_TERM])
+            dx = max(ter[kt, 0] - x, 0.0, x - ter[kt, 2])
+            dy = max(ter[kt, 1] - y, 0.0, y - ter[kt, 3])
+            dt = dist(dx, dy) - ri
+            if side == g[G_ATTACKER]:
+                # in front of it the figurine works instead of acting: its attack is not made
+                v += pull * (12.0 - off if dt <= 1.0 else -0.5 * dt)
+            else:
+                v -= 0.04 * max(dt - 15.0, 0.0)
+        if v > bv + 1e-9:
+            bv = v
+            c = k
+    return c
 
 
 @njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
@@ -1546,7 +1575,7 @@ def impulsive_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i):
 @njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, U1, F2, i8, i8, i8), **INNER)
 def choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture):
     """The candidate move ``i`` takes (its row in ``wk``, ``candidates``): random, or the
-    best ``pos_value``; a figurine that must climb this turn (``climb_cands``) picks among
+    best by ``best_move``; a figurine that must climb this turn (``climb_cands``) picks among
     the candidates that climb."""
     n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
     for j in range(fi.shape[0]):
@@ -1571,31 +1600,7 @@ def choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture
             c = pick(rng, n)
         return c
     pull = virus_pull(fi, fr, ter, sc, op, p, s, g, i)
-    bv = -BIG
-    for k in range(n):
-        if wk[k, 6] == 1.0:
-            x = wk[k, 4]
-            y = wk[k, 5]
-        else:
-            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
-            keep_walk(wk, k, x, y, stop, elem)
-        if climb > 0 and wk[k, 7] != 3.0:
-            continue
-        dup = False
-        for q in range(k):
-            if climb > 0 and wk[q, 7] != 3.0:
-                continue
-            if wk[q, 2] == wk[k, 2] and abs(wk[q, 4] - x) + abs(wk[q, 5] - y) < 0.3:
-                dup = True
-                break
-        if dup:
-            continue
-        md = int(wk[k, 2])
-        v = pos_value(fi, fr, ter, sc, ecp, pge, p, s, g, i, x, y, md, posture, wk[SEEN], pull)
-        if v > bv + 1e-9:
-            bv = v
-            c = k
-    return c
+    return best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull)
 
 
 @njit((I2, F2, F2, F1, F1, F2, I2, U1, i8, i8, i8), **INNER)
