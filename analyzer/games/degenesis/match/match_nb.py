@@ -1689,6 +1689,8 @@ def item_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
         wcap = prof[pw_, F_CARRY]
         wload = load(un, st, w)
         fl = flips | st[w, S_FLIPPED]
+        now_u = -1.0  # each side's best chance now, once per partner (when needed)
+        now_w = -1.0
         for i in range(MAX_ITEMS):
             bit = 1 << i
             mine = (st[u, S_CARRY] >> i) & 1 == 1
@@ -1697,19 +1699,24 @@ def item_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
                 continue
             if (mine and wload >= wcap) or (theirs and have >= cap):
                 continue
-            a, ra = (u, pr) if mine else (w, pw_)  # the giver
-            b, rb = (w, pw_) if mine else (u, pr)  # the receiver
             if fast:
                 n = add(cand, n, C_TRADE, u, w, i, 0.0)
                 continue
+            a, ra = (u, pr) if mine else (w, pw_)  # the giver
+            b, rb = (w, pw_) if mine else (u, pr)  # the receiver
             if (un[b, U_USES] >> i) & 1 == 0:
                 continue
-            ca = st[a, S_CARRY]
-            cb = st[b, S_CARRY]
-            gain = best_chance(un, prof, opt, pw, st, b, rb, cb | bit, fl, 2)
-            gain -= best_chance(un, prof, opt, pw, st, b, rb, cb, fl, 2)
-            loss = best_chance(un, prof, opt, pw, st, a, ra, ca, fl, 2)
-            loss -= best_chance(un, prof, opt, pw, st, a, ra, ca & ~bit, fl, 2)
+            if now_u < 0.0:
+                now_u = best_chance(un, prof, opt, pw, st, u, pr, st[u, S_CARRY], fl, 2)
+                now_w = best_chance(un, prof, opt, pw, st, w, pw_, st[w, S_CARRY], fl, 2)
+            now_b = now_w if mine else now_u
+            now_a = now_u if mine else now_w
+            if hopeless(cand, 3.0 * (1.0 - now_b) - punch - 0.05):  # a bound on the value
+                continue
+            gain = best_chance(un, prof, opt, pw, st, b, rb, st[b, S_CARRY] | bit, fl, 2) - now_b
+            if hopeless(cand, 3.0 * gain - punch - 0.05):
+                continue
+            loss = now_a - best_chance(un, prof, opt, pw, st, a, ra, st[a, S_CARRY] & ~bit, fl, 2)
             n = add(cand, n, C_TRADE, u, w, i, 3.0 * (gain - loss) - punch - 0.05)
     if fast:
         for i in range(MAX_ITEMS):
@@ -1744,9 +1751,20 @@ def trait_candidates(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, 
             val = 0.6 * per + (0.5 * per if st[w, S_WOUNDS] + 2 >= un[w, U_HEALTH] else 0.0)
             n = add(cand, n, C_HEAL, u, w, 0, val)
     x = prof[pr, F_REVEAL]
-    if x >= 0:
+    if x >= 0:  # the TILES WITHIN X holding THREAT tokens, in TILE order
+        m0 = 0
+        m1 = 0
+        for v in range(un.shape[0]):
+            if un[v, U_SIDE] == 1 and st[v, S_ON] == ON_FIELD and st[v, S_REVEALED] == 0:
+                t = st[v, S_TILE]
+                if dist[here, t] <= x:
+                    if t < 63:
+                        m0 |= 1 << t
+                    else:
+                        m1 |= 1 << (t - 63)
         for t in range(ms[M_NTILES]):
-            if dist[here, t] <= x and threats_on(un, st, t, -1) > 0:
+            bits = m0 if t < 63 else m1
+            if (bits >> (t if t < 63 else t - 63)) & 1 == 1:
                 n = add(cand, n, C_REVEAL, u, t, 0, 1.2 + (2.0 if t == goal else 0.0))
     xs = prof[pr, F_STUN_AT]
     xv = prof[pr, F_VERDICT]
@@ -2051,6 +2069,9 @@ def host_extra(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, ca
     free = g[G_ADVENTURER + 1] == 1
     adv = free or (ms[M_ARCANA] == 1 and holds(g, 1, A_ADVENTURER))
     goal = goal_tile(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, 0)
+    lying_any = False  # any ITEM on the FIELD at all
+    for i in range(MAX_ITEMS):
+        lying_any = lying_any or g[G_ITEM_AT + i] >= 0
     for h in range(un.shape[0]):
         if un[h, U_SIDE] != 1 or st[h, S_ON] != ON_FIELD or st[h, S_STUN] == 1:
             continue
@@ -2070,7 +2091,7 @@ def host_extra(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, ca
                 if ms[M_KIND] == KIND_HOLD and fld[t, T_OBJ] == 1:
                     val = 0.1
                 n = add(cand, n, C_SNARE, h, v, 0, 0.0 if fast else val)
-        lying = ground(g, here)
+        lying = ground(g, here) if lying_any else 0
         for i in range(MAX_ITEMS if lying != 0 else 0):
             if (lying >> i) & 1 == 0:
                 continue
