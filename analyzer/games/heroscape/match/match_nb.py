@@ -1411,6 +1411,23 @@ def check_victory(st, m):
     return True
 
 
+@njit(cache=True, _nrt=False)
+def top_sum(ws, k):
+    """Sum of the ``k`` largest of ``ws``, largest first (``ws`` is reordered): what
+    ``np.sort(ws)[::-1][:k].sum()`` gives, without compiling a sort."""
+    tot = 0.0
+    for r in range(min(k, ws.shape[0])):
+        b = r
+        for q in range(r + 1, ws.shape[0]):
+            if ws[q] > ws[b]:
+                b = q
+        tmp = ws[r]
+        ws[r] = ws[b]
+        ws[b] = tmp
+        tot += ws[r]
+    return tot
+
+
 @njit([(ST, MT, I64, I64)], cache=True)
 def place_markers(st, m, side, pol):
     """ "Place Order Markers": 1, 2, 3 and the decoy X on the side's own Army Cards.
@@ -1433,8 +1450,7 @@ def place_markers(st, m, side, pol):
             i = ci[c, C_FIRST] + q
             if s[i, S_ALIVE] == 1:
                 ws[q] = figure_worth(st, m, i)
-        ws = np.sort(ws)[::-1]
-        val[c] = ws[: ci[c, C_ACTS]].sum()
+        val[c] = top_sum(ws, ci[c, C_ACTS])
     if n == 0:
         for q in range(4):
             mk[side, q] = -1
@@ -1566,11 +1582,26 @@ def log_markers(m, side):
 @njit(cache=True)
 def copy_match(m, m2):
     """Copy the match state ``m`` into ``m2`` (a rollout's working copy)."""
-    m2[0][:, :] = m[0]
-    m2[1][:] = m[1]
-    m2[2][:, :] = m[2]
-    m2[3][:] = m[3]
-    m2[4][:, :] = m[4]
+    copy2(m[0], m2[0])
+    copy1(m[1], m2[1])
+    copy2(m[2], m2[2])
+    copy1(m[3], m2[3])
+    copy2(m[4], m2[4])
+
+
+@njit([(I1, I1)], cache=True, _nrt=False)
+def copy1(a, b):
+    """``b[:] = a`` by a loop (slice assignment compiles numba's broadcasting)."""
+    for q in range(a.shape[0]):
+        b[q] = a[q]
+
+
+@njit([(I2, I2)], cache=True, _nrt=False)
+def copy2(a, b):
+    """``b[:, :] = a`` by a loop."""
+    for q in range(a.shape[0]):
+        for r in range(a.shape[1]):
+            b[q, r] = a[q, r]
 
 
 @njit(cache=True)
@@ -1584,7 +1615,9 @@ def strong_markers(st, m, m2, side):
     :func:`paired_best` on the points-of-Life margins (``strong_margin`` standard errors)."""
     ci, op, mk = st[6], st[9], m[4]
     place_markers(st, m, side, POL_GREEDY)
-    greedy = mk[side].copy()
+    greedy = np.empty(4, np.int64)
+    for q in range(4):
+        greedy[q] = mk[side, q]
     nc = ci.shape[0]
     cards = np.empty(nc, np.int64)
     n = 0
@@ -1597,7 +1630,9 @@ def strong_markers(st, m, m2, side):
     plans = np.empty((op[O_LOOK_K], 4), np.int64)
     np_ = 0
     for p in range(op[O_LOOK_K]):
-        plan = greedy.copy()
+        plan = np.empty(4, np.int64)
+        for q in range(4):
+            plan[q] = greedy[q]
         if p == 1:
             plan[1] = plan[0]
             plan[2] = plan[0]
@@ -1606,9 +1641,13 @@ def strong_markers(st, m, m2, side):
             if alt == plan[0]:
                 alt = cards[(p - 1) % n]
             plan[0] = alt
-        plans[np_] = plan
+        for q in range(4):
+            plans[np_, q] = plan[q]
         np_ += 1
     base = next_u64(m[6])
+    rounds = op[O_STRONG_HORIZON]
+    if op[O_STRONG_END] != 0 and op[O_TIME_WINNER] >= 0:
+        rounds = max(rounds, op[O_ROUNDS] - m[3][G_ROUND] + 1)
     nr = op[O_LOOK_ROLLOUTS]
     drop = op[O_STRONG_DROP] / 1000.0
     vals = np.zeros((np_, nr))
@@ -1618,11 +1657,20 @@ def strong_markers(st, m, m2, side):
         for p in range(np_):
             if alive[p]:
                 for r in range(r0, r1):
-                    vals[p, r] = rollout_plan(st, m, m2, side, plans[p], base, r)
+                    vals[p, r] = rollout_plan(st, m, m2, side, plans, p, base, r, rounds)
         if drop > 0.0 and r1 < nr:
             drop_behind(vals, alive, r1, drop)
-    keep = np.flatnonzero(alive)
-    best = keep[paired_best(vals[keep], op[O_STRONG_MARGIN] / 1000.0)]
+    keep = np.empty(np_, np.int64)
+    nk = 0
+    for p in range(np_):
+        if alive[p]:
+            keep[nk] = p
+            nk += 1
+    kept = np.empty((nk, nr))
+    for q in range(nk):
+        for r in range(nr):
+            kept[q, r] = vals[keep[q], r]
+    best = keep[paired_best(kept, op[O_STRONG_MARGIN] / 1000.0)]
     for q in range(4):
         mk[side, q] = plans[best, q]
 
@@ -1637,20 +1685,24 @@ def drop_behind(vals, alive, nr, drop):
         if alive[p] and vals[p, :nr].mean() > vals[lead, :nr].mean():
             lead = p
     pair = np.empty((2, nr))
-    pair[0] = vals[lead, :nr]
+    for r in range(nr):
+        pair[0, r] = vals[lead, r]
     for p in range(1, vals.shape[0]):
         if alive[p] and p != lead:
-            pair[1] = vals[p, :nr]
+            for r in range(nr):
+                pair[1, r] = vals[p, r]
             mean, se = paired_gain_se(pair, 1, nr)
             if mean + drop * se < 0.0:
                 alive[p] = False
 
 
-@njit(cache=True)
-def rollout_plan(st, m, m2, side, plan, base, r):
-    """One rollout of the strong policy's marker ``plan``: on a copy, the opponent's
-    markers placed by greedy, this round and the next played by greedy for both sides with
-    the random streams of rollout ``r`` (common to every plan); its :func:`rollout_value`."""
+@njit(cache=True, inline="always")
+def rollout_plan(st, m, m2, side, plans, p, base, r, rounds):
+    """One rollout of the strong policy's marker plan ``plans[p]``: on a copy, the
+    opponent's markers placed by greedy, this round and the next ``rounds`` - 1 played
+    by greedy for both sides with the random streams of rollout ``r`` (common to every
+    plan); its :func:`rollout_value`.  Inlined into its one caller: a kernel of its own
+    re-optimised the whole game below it once more at every cold compile."""
     other = 1 - side
     copy_match(m, m2)
     g2, rng2 = m2[3], m2[6]
@@ -1660,24 +1712,20 @@ def rollout_plan(st, m, m2, side, plan, base, r):
         rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
     rng2[4] = 0
     rng2[5] = 0
-    for q in range(4):
-        m2[4][side, q] = plan[q]
-    place_markers(st, m2, other, POL_GREEDY)
-    g2[G_INIT] = initiative(st, m2)
-    turns_of_round(st, m2, 0)
-    op = st[9]
-    rounds = op[O_STRONG_HORIZON]
-    if op[O_STRONG_END] != 0 and op[O_TIME_WINNER] >= 0:
-        rounds = max(rounds, op[O_ROUNDS] - m[3][G_ROUND] + 1)
-    for _ in range(rounds - 1):  # the next rounds: greedy markers and play for both
-        if g2[G_END] >= 0:
-            break
-        g2[G_ROUND] += 1
-        start_of_round(st, m2)
-        if check_victory(st, m2):
-            break
-        for s2 in range(2):
-            place_markers(st, m2, s2, POL_GREEDY)
+    for rd in range(rounds):
+        if rd == 0:
+            for q in range(4):
+                m2[4][side, q] = plans[p, q]
+            place_markers(st, m2, other, POL_GREEDY)
+        else:  # the next rounds: greedy markers and play for both
+            if g2[G_END] >= 0:
+                break
+            g2[G_ROUND] += 1
+            start_of_round(st, m2)
+            if check_victory(st, m2):
+                break
+            for s2 in range(2):
+                place_markers(st, m2, s2, POL_GREEDY)
         g2[G_INIT] = initiative(st, m2)
         turns_of_round(st, m2, 0)
     return rollout_value(st, m2, side)
@@ -1847,17 +1895,21 @@ def setup_match(st, m, k):
     """A new match: figures placed, glyphs on their spaces, who takes round 1's first turn
     (``first``: rules = initiative roll, alternate = A in even matches)."""
     gl, op, s, occ, gs, g = st[7], st[9], m[0], m[1], m[2], m[3]
-    s[:, :] = 0
-    s[:, S_HEX] = -1
-    s[:, S_TAIL] = -1
-    occ[:] = -1
+    for i in range(s.shape[0]):
+        for q in range(s.shape[1]):
+            s[i, q] = 0
+        s[i, S_HEX] = -1
+        s[i, S_TAIL] = -1
+    for h in range(occ.shape[0]):
+        occ[h] = -1
     for q in range(gl.shape[0]):
         gs[q, GS_HEX] = gl[q, GL_HEX]
         gs[q, GS_UP] = gl[q, GL_UP]
         gs[q, GS_CARRIER] = -1
     trace = g[G_TRACE]
     chk = g[G_CHECK]
-    g[:] = 0
+    for q in range(g.shape[0]):
+        g[q] = 0
     g[G_TRACE] = trace
     g[G_CHECK] = chk
     g[G_END] = -1
