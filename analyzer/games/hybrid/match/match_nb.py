@@ -216,10 +216,11 @@ refresh_kernel_cache(
 #: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
 #: counting of their array arguments); those that allocate or copy arrays keep it
 #: (side_order, round_play, strong_activate, strong_order, guessed_sequences, playout,
-#: run_block, sandbox_op).  Kernels with one call site on a match's path are inlined into
-#: it by numba (``inline="always"``: random_plan, heroic_dash, infiltrate, strong_order,
-#: rollout, heroic_moves, infiltration_moves, strong_activate, round_play): each kernel
-#: compiled on its own has the code of its whole call tree optimised again by LLVM.
+#: run_block, sandbox_op).  Kernels with one call site on a match's path (random_plan,
+#: heroic_dash, infiltrate, strong_order, rollout, heroic_moves, infiltration_moves,
+#: strong_activate, round_play) and the small hubs activate and playout are inlined by
+#: numba (``inline="always"``): each kernel compiled on its own has the code of its whole
+#: call tree optimised again by LLVM.
 DX = np.array([0, 1, 0, -1], dtype=np.int64)
 DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 
@@ -2814,7 +2815,7 @@ def begin_turn(fi, s, g, ev, i):
         log(g, ev, E_AURA, fi[i, F_SIDE], i, 2, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
     """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
     activation), the policy chooses, the plan is carried out."""
@@ -3111,7 +3112,7 @@ def copy_into(dst, src):
             dst[r, c] = src[r, c]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def playout(
     fi, mp, cell, sc, tab, s, g, occ, seq2, dc, ev, wk, nb, s2, g2, cell2, occ2, rng2,
     plans2, side, i, plan, turn, depth, base, r,
