@@ -325,6 +325,26 @@ def test_a_climb_with_its_landing_taken_waits_at_the_foot():
     assert box.pos(BRUTE) == pytest.approx((45, 34.3), abs=1e-6)
 
 
+def test_two_figurines_at_the_two_feet_of_one_element_both_climb():
+    """Issue 14's AI nit: Trooper 0 at the north foot of the racks and the Brute at the
+    south foot, each to climb at this turn ("climbs it at its next turn"): the straight
+    landing of each is the other's place.  The climb candidates one stand's width to
+    either side let Trooper 0 land beside the Brute, then the Brute climbs straight
+    (before, both stayed at their feet, each blocking the other, turn after turn)."""
+    box = trooper_box()
+    r0 = float(box.arrays[1][0, L.R_RADIUS])
+    box.place(0, 45, 33 + r0 + 0.01, facing=-90)
+    box.s[0, L.S_CLIMB] = 1
+    box.place(BRUTE, 45, 28.75)
+    box.s[BRUTE, L.S_CLIMB] = 1
+    box.movement_phase(0)
+    stops = {r[3]: r[9] for r in event_rows(box, L.E_MOVE) if r[3] in (0, BRUTE)}
+    assert stops == {0: 3, BRUTE: 3}
+    assert box.pos(0)[1] < 30 - r0
+    assert box.pos(BRUTE)[1] > 33 + 1.25
+    assert box.s[0, L.S_CLIMB] == 0 and box.s[BRUTE, L.S_CLIMB] == 0
+
+
 def test_a_move_cut_short_by_a_stand_is_not_a_stop_at_the_foot():
     """A walk toward the racks that backs off from a stand ends short of their foot: an
     ordinary stop (code 0), no climb at the next turn."""

@@ -1528,19 +1528,32 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
 @njit((I2, F2, F2, F1, F2, I2, F2, i8, i8), **INNER)
 def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
     """For a figurine at the foot of the element it stopped at (``S_CLIMB``), which "climbs
-    it at its next turn" ("3.1 Movements", option ``climb_next`` = must): one more
-    candidate straight across the element (from the side it stands at), and the walk of
-    every candidate (``keep_walk``: stop code 3 for those that climb it)."""
+    it at its next turn" ("3.1 Movements", option ``climb_next`` = must): three more
+    candidates across the element (from the side it stands at): straight across, and to
+    the two landings one stand's width (plus 0.4 cm) to either side of the straight one,
+    so that a stand on the straight landing (e.g. a figurine at the opposite foot, itself
+    waiting to climb) does not keep it at the foot; and the walk of every candidate
+    (``keep_walk``: stop code 3 for those that climb it)."""
     k = s[i, S_CLIMB] - 1
     x = p[i, P_X]
     y = p[i, P_Y]
     mv = float(fi[i, F_MOVE])
+    r = fr[i, R_RADIUS]
+    side_step = 2.0 * r + 0.4
     ox = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
     oy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
     if oy >= ox:
-        n = add_cand(wk, n, x, y + (mv if y < ter[k, 1] else -mv), M_NORMAL, mv)
+        up = y < ter[k, 1]
+        n = add_cand(wk, n, x, y + (mv if up else -mv), M_NORMAL, mv)
+        land = ter[k, 3] + r + 0.1 if up else ter[k, 1] - r - 0.1
+        n = add_cand(wk, n, x - side_step, land, M_NORMAL, mv)
+        n = add_cand(wk, n, x + side_step, land, M_NORMAL, mv)
     else:
-        n = add_cand(wk, n, x + (mv if x < ter[k, 0] else -mv), y, M_NORMAL, mv)
+        right = x < ter[k, 0]
+        n = add_cand(wk, n, x + (mv if right else -mv), y, M_NORMAL, mv)
+        land = ter[k, 2] + r + 0.1 if right else ter[k, 0] - r - 0.1
+        n = add_cand(wk, n, land, y - side_step, M_NORMAL, mv)
+        n = add_cand(wk, n, land, y + side_step, M_NORMAL, mv)
     for q in range(n):
         if wk[q, 6] != 1.0:
             ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[q, 0], wk[q, 1], wk[q, 3])
