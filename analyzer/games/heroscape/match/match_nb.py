@@ -1546,7 +1546,7 @@ def end_of_round(st, m):
             g[G_WINNER] = 0 if abs(a - b) < 1e-9 else (1 if a > b else 2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def turns_of_round(st, m, from_turn):
     """Player Turns ``from_turn`` .. 5 of the round (alternating from the Initiative
     side: reveal that side's marker, take that Army Card's turn), a victory check after
@@ -1762,7 +1762,7 @@ def rollout_value(st, m, side):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round(st, m, m2):
     """One round ("The Battle Begins!"): Wellspring, "Place Order Markers", "Roll For
     Initiative" (round 1 with ``first`` other than rules: the chosen side), 6 Player
