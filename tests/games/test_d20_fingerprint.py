@@ -1,7 +1,8 @@
 """d20 records are bit-identical across changes meant only for speed.
 
 The digests (sha256 of the match and unit records, seed 11, two threads) were taken
-after the climb candidates beside the straight landing (two figurines at the two feet of
+after the lookahead's fourth plan, hold (``lookahead_k`` = 4; the two lookahead digests
+only), and the climb candidates beside the straight landing (two figurines at the two feet of
 one element no longer block each other's climb), which changed records on purpose; before
 that, after the second climbing and virus round (a figurine at the foot climbs at its next
 turn, ``climb_next``; a climb's landing meets no second high element; the greedy
@@ -33,8 +34,8 @@ DIGESTS = {
     (("greedy", "greedy"), "virus_raid", 300): "98894e46ba7f0e38",
     (("greedy", "random"), "border_skirmish", 300): "797f902963e9ac68",
     (("random", "random"), "virus_raid", 300): "634701735084eda8",
-    (("lookahead", "greedy"), "border_skirmish", 12): "1b229619c26e7bd3",
-    (("lookahead", "greedy"), "virus_raid", 12): "dc983953167ae23e",
+    (("lookahead", "greedy"), "border_skirmish", 12): "831718f7c3cfba00",
+    (("lookahead", "greedy"), "virus_raid", 12): "61bdad0d2a6dc482",
 }
 
 

@@ -1135,8 +1135,8 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
     tables) minus the weighted threat of the enemies next turn (cover and watchful
     counted), plus approach (weighted up by the turns begun idle, ``S_IDLE``) and
     objective terms (one kernel for all the candidates: a call per candidate, with its
-    ten arrays, cost ~4% of greedy play).  ``posture`` 0 balanced,
-    1 aggressive, 2 cautious (the lookahead's plans).  ``wk[SEEN, j]``: the sightline from
+    ten arrays, cost ~4% of greedy play).  ``posture`` 0 balanced, 1 aggressive,
+    2 cautious, 3 hold (the lookahead's plans).  ``wk[SEEN, j]``: the sightline from
     enemy ``j`` to where ``i`` stands now (``UNKNOWN`` until computed): the candidates
     that end there (stay, ready to shoot, a blocked move) share it.  ``pull``: the
     Attacker's weight of the computer (``virus_pull``)."""
@@ -1151,6 +1151,9 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
     elif posture == 2:
         tw = 1.2
         aw = 0.05
+    elif posture == 3:  # hold: out of the enemies' reach, no approach
+        tw = 3.0
+        aw = 0.0
 
     bv = -BIG
     c = 0
@@ -2292,7 +2295,7 @@ def run_block(
 
     A match: set-up, then player turns until the end.  The lookahead policy (at the start
     of each of its turns) tries each of its ``lookahead_k`` plans (greedy balanced,
-    aggressive, cautious) on copies of the state: this turn with that plan, then the next
+    aggressive, cautious, hold) on copies of the state: this turn with that plan, then the next
     ``lookahead_depth`` player turns greedily for both sides with forked generators
     (common random numbers over the plans, ``lookahead_rollouts`` each), and keeps the
     plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
