@@ -18,7 +18,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from analyzer.games.rapture.match import layout as L
-from analyzer.games.rapture.match.context_nb import INLINE
+from analyzer.games.rapture.match.context_nb import INNER
 
 I1 = types.int64[::1]
 F1 = types.float64[::1]
@@ -119,136 +119,136 @@ _c_value_at = _call[L.F_VALUE_AT]
 FN = L.X_FN
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_candidates(X, u, C, mode):
     return _c_candidates(X[FN + L.F_CANDIDATES], X, u, C, mode)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_move(X, u, gx, gy, charge, target):
     _c_move(X[FN + L.F_MOVE], X, u, gx, gy, charge, target)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_close_combat(X, actor, target):
     _c_cc(X[FN + L.F_CC], X, actor, target)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_ranged(X, actor, target):
     _c_ranged(X[FN + L.F_RANGED], X, actor, target)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_retreat(X, u, dx, dy):
     _c_retreat(X[FN + L.F_RETREAT], X, u, dx, dy)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_preparation(X):
     _c_prep(X[FN + L.F_PREP], X)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_cleanup(X):
     _c_cleanup(X[FN + L.F_CLEANUP], X)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_end_of_game(X):
     _c_end(X[FN + L.F_END], X)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_choose_unit(X, side, policy):
     return _c_choose(X[FN + L.F_CHOOSE], X, side, policy)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_start_activation(X, u):
     _c_start(X[FN + L.F_START], X, u)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_after_action(X):
     _c_after(X[FN + L.F_AFTER], X)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_add_marker(X, u, kind, n, credit_side):
     _c_add_marker(X[FN + L.F_ADD_MARKER], X, u, kind, n, credit_side)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_remove_marker(X, u, kind, n):
     _c_remove_marker(X[FN + L.F_REMOVE_MARKER], X, u, kind, n)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_move_unit(X, u, gx, gy, mode, dry):
     return _c_move_unit(X[FN + L.F_MOVE_UNIT], X, u, gx, gy, mode, dry)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_strike(X, kind, attackers, na, t, dodged, cover, lof):
     return _c_strike(X[FN + L.F_STRIKE], X, kind, attackers, na, t, dodged, cover, lof)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_walk(X, m, wx, wy, n, budget, mode, dry):
     return _c_walk(X[FN + L.F_WALK], X, m, wx, wy, n, budget, mode, dry)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_wound(X, m, w, credit_side, credit_unit):
     return _c_wound(X[FN + L.F_WOUND], X, m, w, credit_side, credit_unit)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_escape_move(X, u):
     _c_escape(X[FN + L.F_ESCAPE], X, u)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_restore_formation(X, u, engaging):
     _c_formation(X[FN + L.F_FORMATION], X, u, engaging)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_drive(X, C, max_activations, stop_at_lookahead):
     return _c_drive(X[FN + L.F_DRIVE], X, C, max_activations, stop_at_lookahead)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_finish_activation(X, u, policy, C):
     _c_finish(X[FN + L.F_FINISH], X, u, policy, C)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_activate_lookahead(X, u, C, C2, X2):
     _c_lookahead(X[FN + L.F_LOOKAHEAD], X, u, C, C2, X2)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_choose_unit_lookahead(X, u, C2, X2):
     return _c_choose_lookahead(X[FN + L.F_CHOOSE_LOOKAHEAD], X, u, C2, X2)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_setup_match(X):
     _c_setup(X[FN + L.F_SETUP], X)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_lose_mp(X, u, amount, credit_side):
     _c_lose_mp(X[FN + L.F_LOSE_MP], X, u, amount, credit_side)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_prepare_values(X, u, W):
     _c_prepare(X[FN + L.F_PREPARE], X, u, W)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def p_value_at(X, u, W, x, y, ap_left, moves_left, contact):
     return _c_value_at(X[FN + L.F_VALUE_AT], X, u, W, x, y, ap_left, moves_left, contact)

@@ -55,7 +55,7 @@ N_ARRAYS = 18
 SLOT = 8  # address, then up to 6 extents
 X_SIZE = L.X_SIZE  # arrays, then the function addresses (layout.X_FN)
 assert SLOT * N_ARRAYS <= L.X_FN
-#: arrays of one match's state (copied by ``copy_state``)
+#: arrays of one match's state (copied by ``copy_state``; all with 8-byte items)
 STATE_KEYS = (K_MF, K_MI, K_UI, K_G, K_GF, K_TER, K_RNG, K_SCRIPT)
 
 #: numba options of the engine's kernels, named once (``error_model="numpy"`` was measured
@@ -96,7 +96,8 @@ def new_context():
 
 @njit(**INNER)
 def register(X, k, a):
-    """Record array ``a`` (C-contiguous) in slot ``k`` of ``X``."""
+    """Record array ``a`` (C-contiguous) in slot ``k`` of ``X`` (``k`` an int64, not a
+    literal, so that numba compiles one version per array type, not per slot)."""
     b = SLOT * k
     X[b] = a.ctypes.data
     for i in range(a.ndim):
@@ -182,6 +183,39 @@ xWS = _view(K_WS, types.float64, 1)
 xWI = _view(K_WI, types.int64, 1)
 
 
+def span(k, dtype, base=0, step=1):
+    """An intrinsic ``span(X, i, n)``: ``view(X)[s : s + n]`` with ``s = base + step * i`` of
+    the 1-D array in slot ``k``, built in place like :func:`_view` (no bounds check: the
+    callers keep ``s + n`` within the layout's block).  An intrinsic rather than a function
+    inlined by numba, which would type the body again at every call site."""
+    array_type = types.Array(dtype, 1, "C")
+
+    @intrinsic
+    def view_span(typingctx, X, i, n):
+        def codegen(context, builder, signature, args):
+            x_type = signature.args[0]
+            x = context.make_array(x_type)(context, builder, args[0])
+            at = context.get_constant(types.intp, SLOT * k)
+            address = builder.load(builder.gep(x.data, [at]))
+            address.set_metadata("invariant.load", builder.module.add_metadata([]))
+            item = context.get_data_type(dtype)
+            itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+            start = builder.add(
+                context.get_constant(types.intp, base),
+                builder.mul(context.get_constant(types.intp, step), args[1]),
+            )
+            data = builder.gep(builder.inttoptr(address, item.as_pointer()), [start])
+            out = context.make_array(array_type)(context, builder)
+            populate_array(
+                out, data=data, shape=[args[2]], strides=[itemsize], itemsize=itemsize, meminfo=None
+            )
+            return out._getvalue()
+
+        return array_type(X, types.intp, types.intp), codegen
+
+    return view_span
+
+
 @njit(**INNER)
 def check_extents(X):
     """Every registered array has the extents the views were compiled with (``FIXED``)."""
@@ -193,12 +227,16 @@ def check_extents(X):
 
 @njit(**ALLOCATING)
 def copy_state(X, X2):
-    """Copy one match's state from ``X`` into the arrays of ``X2`` (lookahead rollouts)."""
-    xMF(X2)[:] = xMF(X)
-    xMI(X2)[:] = xMI(X)
-    xUI(X2)[:] = xUI(X)
-    xG(X2)[:] = xG(X)
-    xGF(X2)[:] = xGF(X)
-    xTER(X2)[:] = xTER(X)
-    xRNG(X2)[:] = xRNG(X)
-    xSCRIPT(X2)[:] = xSCRIPT(X)
+    """Copy one match's state from ``X`` into the arrays of ``X2`` (lookahead rollouts): the
+    arrays of ``STATE_KEYS`` word by word (all have 8-byte items and the same extents in
+    both contexts).  A loop over raw words rather than eight slice assignments, whose
+    broadcasting code LLVM would optimise again in every function that calls this one."""
+    for k in STATE_KEYS:
+        b = SLOT * k
+        n = X[b + 1]
+        if k != K_G and k != K_GF and k != K_RNG and k != K_SCRIPT:
+            n *= X[b + 2]  # the 2-D arrays
+        src = carray(_as_pointer(X[b]), (n,), np.int64)
+        dst = carray(_as_pointer(X2[b]), (n,), np.int64)
+        for i in range(n):
+            dst[i] = src[i]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from analyzer.games.rapture.match.calls_nb import (
     p_add_marker,
@@ -25,8 +25,9 @@ from analyzer.games.rapture.match.calls_nb import (
 )
 from analyzer.games.rapture.match.context_nb import (
     BY_ADDRESS,
-    INLINE,
     INNER,
+    K_WI,
+    span,
     xG,
     xMF,
     xMI,
@@ -37,7 +38,6 @@ from analyzer.games.rapture.match.context_nb import (
     xSI,
     xUI,
     xUS,
-    xWI,
     xWS,
 )
 from analyzer.games.rapture.match.geometry_nb import (
@@ -258,7 +258,9 @@ def strike(X, kind, attackers, na, t, dodged, cover, lof):
         )
         if to_lof > 0:
             MF = xMF(X)
-            c2 = sight_at(X, a0, lof, MF[a0, MF_X], MF[a0, MF_Y], MF[lof, MF_X], MF[lof, MF_Y], 3)
+            c2 = sight_at(
+                X, a0, lof, MF[a0, MF_X], MF[a0, MF_Y], MF[lof, MF_X], MF[lof, MF_Y], np.int64(3)
+            )
             _block_and_wound(X, lof, to_lof, np.bool_(True), 1 if c2 == 1 else 0, side, au, a0)
     w = _block_and_wound(X, t, to_target, ranged, cover, side, au, a0)
     return w
@@ -319,12 +321,10 @@ def _unit_cv(X, u):
     return unit_ini(X, u, xOPT(X)[O_BAND_INI])
 
 
-@njit(**INLINE)
-def _scratch(X, k, n):
-    """Scratch list ``k`` (``n`` <= 48 entries) of the attack actions, in ``WI`` (no
-    allocation per attack; each list belongs to one function, none is re-entered)."""
-    b = WI_ATK + WI_ATK_N * k
-    return xWI(X)[b : b + n]
+#: ``_scratch(X, k, n)``: scratch list ``k`` (``n`` <= 48 entries) of the attack actions,
+#: ``xWI(X)[WI_ATK + WI_ATK_N * k :][:n]`` (no allocation per attack; each list belongs to
+#: one function, none is re-entered)
+_scratch = span(K_WI, types.int64, WI_ATK, WI_ATK_N)
 
 
 @njit(**INNER)
@@ -709,7 +709,9 @@ def countershots(X, u, contact):
         t = lead_model(X, u)
         if t < 0:
             break
-        c = sight_at(X, sh[i], t, MF[sh[i], MF_X], MF[sh[i], MF_Y], MF[t, MF_X], MF[t, MF_Y], 3)
+        c = sight_at(
+            X, sh[i], t, MF[sh[i], MF_X], MF[sh[i], MF_Y], MF[t, MF_X], MF[t, MF_Y], np.int64(3)
+        )
         if squad:
             p_strike(
                 X,

@@ -27,7 +27,7 @@ import math
 import numpy as np
 from numba import njit
 
-from analyzer.dice.random_nb import next_u64
+from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.rapture.match.context_nb import INLINE, INNER
 from analyzer.games.rapture.match.layout import (
     BOARD,
@@ -62,6 +62,13 @@ from analyzer.games.rapture.match.layout import (
 )
 
 _INF = 1e30
+
+
+@njit(**INNER)
+def die(rng, sides):
+    """One die of ``sides`` faces from the match generator: ``roll_die``, which numba inlines,
+    typed here once instead of at every call site (cold compile)."""
+    return roll_die(rng, sides)
 
 
 @njit(**INNER)

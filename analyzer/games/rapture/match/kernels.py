@@ -99,6 +99,13 @@ def refresh_cache() -> None:
 
 refresh_cache()
 
+#: ``state_nb.ev`` (a trace event: the context and twelve integer fields) is called at about
+#: fifty sites, mostly with constants; numba compiles a function once per pattern of literal
+#: arguments, so ``ev`` is compiled once for int64 fields and closed to further versions
+#: (its callers then convert their constants).  Only after :func:`refresh_cache`.
+state_nb.ev.compile(types.none(I1, *([_i] * 12)))
+state_nb.ev.disable_compile()
+
 
 @functools.cache
 def function_table() -> np.ndarray:

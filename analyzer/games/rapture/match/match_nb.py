@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from analyzer.dice.random_nb import roll_die
 from analyzer.games.rapture.match.calls_nb import (
     p_activate_lookahead,
     p_add_marker,
@@ -76,6 +75,7 @@ from analyzer.games.rapture.match.context_nb import (
 )
 from analyzer.games.rapture.match.engine_nb import roll_off
 from analyzer.games.rapture.match.geometry_nb import (
+    die,
     line_of_fire,
     point_free_of_solids,
     uniform,
@@ -321,14 +321,14 @@ def generate_terrain(X):
     from buildings and 3 cm from each other so that bases can pass between pieces."""
     TER = xTER(X)
     rng = xRNG(X)
-    nb = 3 + (1 if roll_die(rng, np.int64(2)) == 2 else 0)
-    no = 5 + (1 if roll_die(rng, np.int64(2)) == 2 else 0)
+    nb = 3 + (1 if die(rng, np.int64(2)) == 2 else 0)
+    no = 5 + (1 if die(rng, np.int64(2)) == 2 else 0)
     lo = np.float64(DEPLOY_DEPTH)
     hi = np.float64(BOARD - DEPLOY_DEPTH)
     half = 0.5 * (hi - lo)
     order = np.arange(4)
     for i in range(3, 0, -1):
-        j = roll_die(rng, i + 1) - 1
+        j = die(rng, i + 1) - 1
         order[i], order[j] = order[j], order[i]
     k = np.int64(0)
     for i in range(nb):
@@ -346,7 +346,7 @@ def generate_terrain(X):
                 break
     for _i in range(no):
         for _ in range(80):
-            shape = roll_die(rng, np.int64(3))
+            shape = die(rng, np.int64(3))
             if shape == 1:
                 w = np.float64(4.0)
                 h = np.float64(4.0)
@@ -419,7 +419,7 @@ def setup_missions(X):
     if OPT[O_MISSIONS] == 0:
         return
     for side in range(2):
-        k = OPT[O_HAND0 + O_HAND_N * side + roll_die(xRNG(X), np.int64(O_HAND_N)) - 1]
+        k = OPT[O_HAND0 + O_HAND_N * side + die(xRNG(X), np.int64(O_HAND_N)) - 1]
         G[G_MIS0 + side] = k
         ev(X, EV_MISSION, side, -1, -1, -1, -1, k, 0, 0, 0, 0, 0)
         kind = MIS[k, M_KIND]
@@ -633,24 +633,24 @@ def make_context(S, D, FN, X):
     function addresses ``FN``."""
     for i in range(FN.shape[0]):
         X[X_FN + i] = FN[i]
-    register(X, K_SI, S[0])
-    register(X, K_SF, S[1])
-    register(X, K_US, S[2])
-    register(X, K_MIS, S[3])
-    register(X, K_TAB, S[4])
-    register(X, K_OPT, S[5])
-    register(X, K_SCEN, S[6])
-    register(X, K_MF, D[0])
-    register(X, K_MI, D[1])
-    register(X, K_UI, D[2])
-    register(X, K_G, D[3])
-    register(X, K_GF, D[4])
-    register(X, K_TER, D[5])
-    register(X, K_RNG, D[6])
-    register(X, K_SCRIPT, D[7])
-    register(X, K_TR, D[8])
-    register(X, K_WS, D[9])
-    register(X, K_WI, D[10])
+    register(X, np.int64(K_SI), S[0])
+    register(X, np.int64(K_SF), S[1])
+    register(X, np.int64(K_US), S[2])
+    register(X, np.int64(K_MIS), S[3])
+    register(X, np.int64(K_TAB), S[4])
+    register(X, np.int64(K_OPT), S[5])
+    register(X, np.int64(K_SCEN), S[6])
+    register(X, np.int64(K_MF), D[0])
+    register(X, np.int64(K_MI), D[1])
+    register(X, np.int64(K_UI), D[2])
+    register(X, np.int64(K_G), D[3])
+    register(X, np.int64(K_GF), D[4])
+    register(X, np.int64(K_TER), D[5])
+    register(X, np.int64(K_RNG), D[6])
+    register(X, np.int64(K_SCRIPT), D[7])
+    register(X, np.int64(K_TR), D[8])
+    register(X, np.int64(K_WS), D[9])
+    register(X, np.int64(K_WI), D[10])
     check_extents(X)
 
 

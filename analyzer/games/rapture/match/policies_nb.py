@@ -25,7 +25,6 @@ import math
 import numpy as np
 from numba import njit
 
-from analyzer.dice.random_nb import roll_die
 from analyzer.games.rapture.match.calls_nb import (
     p_prepare_values,
     p_value_at,
@@ -54,6 +53,7 @@ from analyzer.games.rapture.match.context_nb import (
 from analyzer.games.rapture.match.geometry_nb import (
     bases_within,
     circle_rect_gap,
+    die,
     edge_distance,
     sight,
 )
@@ -681,7 +681,7 @@ def _tied_up(X, v):
     return UI[v, UI_ENG] == 1 or UI[v, UI_MK + MK_ESCAPE] > 0
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def objective_at(X, u, x, y, slack):
     """Mission terms of a position for unit u (VP units); after :func:`prepare_values` for u
     (its constants: whether u is the unit closest to the objective, escaping allies).
@@ -1459,8 +1459,8 @@ def candidates(X, u, C, mode):
                 moves_left,
                 floor,
             )
-        ang = 2.0 * math.pi * (roll_die(xRNG(X), np.int64(360)) - 1) / 360.0
-        dist = budget * roll_die(xRNG(X), np.int64(100)) / 100.0
+        ang = 2.0 * math.pi * (die(xRNG(X), np.int64(360)) - 1) / 360.0
+        dist = budget * die(xRNG(X), np.int64(100)) / 100.0
         n = _add(
             C,
             n,
@@ -1474,7 +1474,7 @@ def candidates(X, u, C, mode):
     return n
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor):
     """A move candidate towards (gx, gy), scored by the change of the position value; left
     out when a candidate listed scores at least ``floor`` (its score's bound)."""
@@ -1760,7 +1760,7 @@ def _pickup(X, u, C, n, greedy):
 def pick(C, n, policy, rng):
     """Index of the chosen candidate: uniform (random) or the best score (greedy)."""
     if policy == P_RANDOM:
-        return roll_die(rng, n) - 1
+        return die(rng, n) - 1
     best = np.int64(0)
     for i in range(1, n):
         if C[i, C_SCORE] > C[best, C_SCORE]:
@@ -1777,7 +1777,7 @@ def _kill_value_kept(X, kv, t, side, cap):
     return kv[t]
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def unit_urgency(X, u, kv, foes, reach, cap):
     """Greedy order of activation: units in close combat first (by the value of their
     attack), then units with a target in range (by the value of the shot), then units in
@@ -1852,7 +1852,7 @@ def choose_unit(X, side, policy):
     if count == 0:
         return -1
     if policy == P_RANDOM:
-        k = roll_die(rng, count) - 1
+        k = die(rng, count) - 1
         for u in range(US.shape[0]):
             if can_activate(X, u, side):
                 if k == 0:
@@ -1895,7 +1895,7 @@ def want_countershot(X, cu, shooters, ns, target, policy, rng):
     if ns == 0:
         return False
     if policy == P_RANDOM:
-        return roll_die(rng, np.int64(2)) == 1
+        return die(rng, np.int64(2)) == 1
     SI = xSI(X)
     MI = xMI(X)
     side = SI[shooters[0], SI_SIDE]
@@ -1921,7 +1921,7 @@ def cc_reaction(X, reactor, attacker, target, dice, can_dodge, can_cb, policy, r
     if not can_dodge and not can_cb:
         return RE_NONE
     if policy == P_RANDOM:
-        k = roll_die(rng, 1 + (1 if can_dodge else 0) + (1 if can_cb else 0)) - 1
+        k = die(rng, 1 + (1 if can_dodge else 0) + (1 if can_cb else 0)) - 1
         if k == 0:
             return RE_NONE
         if k == 1 and can_dodge:
@@ -1969,7 +1969,7 @@ def want_shelter(X, tu, target, shooter, dice, cover, policy, rng):
     """ "Reaction: Seek Shelter": random (half the time), or greedy when the expected value
     saved beats 1 RP and the AP needed to get up again."""
     if policy == P_RANDOM:
-        return roll_die(rng, np.int64(2)) == 1
+        return die(rng, np.int64(2)) == 1
     SI = xSI(X)
     MI = xMI(X)
     UI = xUI(X)

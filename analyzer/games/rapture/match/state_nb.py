@@ -239,9 +239,11 @@ def pool(X, n, at):
     return cnt, packed
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def ev(X, code, side, unit, model, tunit, tmodel, a, b, c, d, e, f):
-    """Append one event to the trace buffer (only while tracing)."""
+    """Append one event to the trace buffer (only while tracing).  Not inlined by numba,
+    which would type the body again at each of its fifty call sites; compiled once for
+    int64 fields (``kernels``)."""
     G = xG(X)
     if G[G_TRACE] == 0:
         return
