@@ -26,11 +26,11 @@ from analyzer.match.package import PackageKernels, extras_means
 from analyzer.match.sides import ArmyListSides
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: Cold compile of the kernels on the shared 2-core machine (seconds, low, high): measured
-#: 63 s of CPU, 150 s wall at load average 7-8 (2026-12-02; a fresh process with the numba
-#: cache removed, as `benchmarks/bench_match.py --cold` times it); recompiles after kernel
-#: edits on 2026-12-02 took 67-80 s of CPU, 113-195 s wall at load average 4-5.
-COLD_COMPILE = (65, 200)
+#: Cold compile of the kernels on the shared 2-core machine (seconds, low, high): 63 s of
+#: CPU, 150 s wall at load average 7-8 on 2026-12-02; on 2026-12-03 (d85d820) 132.6 s wall
+#: against cf75b28's 205.3 s at load average 9-10 (`benchmarks/compile_profile.py`, a fresh
+#: numba cache, one after the other): about 42 s on a quiet machine by that ratio.
+COLD_COMPILE = (45, 135)
 #: Rules of the issue that the engine does not model (listed in every report's notes).
 NOT_MODELLED = (
     "Veteran scenario rules (Crumbling Architecture, The Rift); Scenarios 2 and 3",
