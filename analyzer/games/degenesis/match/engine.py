@@ -31,8 +31,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: Measured cold compile of the kernels on 2 cores (seconds, low and high; the numba cache
 #: removed, ``benchmarks/bench_match.py --system degenesis --cold``): 44-47 s at load
 #: 1.2-1.9 and 108 s at load 7.8 before round 4; 62 s at load 0.4-1.4 after it (ATTACK
-#: tables, pruning helpers).
-COLD_COMPILE = (62, 108)
+#: tables, pruning helpers); round 7 (ITEMS, ACTIVE TRAITS): 183 s at load 8-10
+#: (``compile_profile.py``, LLVM 69%; the rollout kernels compile only when played).
+COLD_COMPILE = (62, 200)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
     "ARCANA X The Heretic only at the start of a TURN, on WEAPONS; XI The Conqueror played "
@@ -208,6 +209,12 @@ class DegenesisMatchEngine(PackageKernels, EngineDefaults):
         st, g, dc, rng = self.state_arrays(arrays[0].shape[0])
         ev = events if events is not None else np.zeros((1, L.EV_COLS), dtype=np.int64)
         chk = bool(check) or bool(arrays[-1][L.M_CHECK])
+        ms = arrays[-1]
+        if L.POL_STRONG in (int(ms[L.M_POL_A]), int(ms[L.M_POL_B])):  # the rollout kernels
+            return int(
+                M.run_block_strong(*arrays, st, g, dc, rng, ev, state, int(self.match_block),
+                                   int(first), int(count), rec, urec, events is not None, chk)
+            )  # fmt: skip
         return int(
             M.run_block(*arrays, st, g, dc, rng, ev, state, int(self.match_block), int(first),
                         int(count), rec, urec, events is not None, chk, M.OP_BLOCK, 0, 0, 0)

@@ -2646,7 +2646,7 @@ def progress(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, side
     return v if side == 0 else -v
 
 
-@njit((*CTX, F2, i8, i8), **ALLOCATING)
+@njit(**ALLOCATING)
 def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, n, side):
     """The rollout policy: the 3 best greedy candidates (equal values taken in a random
     order drawn with the match generator; and, for the HOSTILE, keeping the EDGE) each
@@ -2723,7 +2723,7 @@ def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
     return best
 
 
-@njit((*CTX, F2, i8), **ALLOCATING)
+@njit(**ALLOCATING)
 def strong_op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
     """An OPERATIVE's TURN under the rollout policy (each ACTION by ``rollout_choice``)."""
     begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u)
@@ -2737,7 +2737,7 @@ def strong_op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
         play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
-@njit((*CTX, F2), **ALLOCATING)
+@njit(**ALLOCATING)
 def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """A REACTION PHASE under the rollout policy (each EDGE by ``rollout_choice``, which may
     keep it stored)."""
@@ -2755,9 +2755,36 @@ def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit((*CTX, F2), **ALLOCATING)
+@njit((*CTX, F2), **KERNEL)
+def react_checked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """After a TURN: the invariants (``check_invariants``), the REACTION PHASE (random or
+    greedy), the invariants again."""
+    if g[G_CHECK]:
+        check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+    if g[G_END] < 0:
+        reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+    if g[G_CHECK]:
+        check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+
+
+@njit((*CTX, F2), **KERNEL)
 def play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
-    """One ROUND: TURNS (each followed by its REACTION PHASE) until no EDGES are left."""
+    """One ROUND: TURNS (each followed by its REACTION PHASE) until no EDGES are left; both
+    sides random or greedy (``play_round_strong`` when a side plays the rollout policy)."""
+    start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+    while g[G_END] < 0:
+        u = next_operative(un, st, g, rng, policy(ms, g, 0))
+        if u < 0:
+            break
+        op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
+        react_checked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+    end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+
+
+@njit(**ALLOCATING)
+def play_round_strong(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
+    """``play_round`` with the rollout policy on either side (compiled only when a match
+    plays it: ``run_block_strong``)."""
     start_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
     while g[G_END] < 0:
         u = next_operative(un, st, g, rng, policy(ms, g, 0))
@@ -2767,13 +2794,13 @@ def play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, ca
             strong_op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
         else:
             op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u)
+        if policy(ms, g, 1) != POL_STRONG:
+            react_checked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+            continue
         if g[G_CHECK]:
             check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
         if g[G_END] < 0:
-            if policy(ms, g, 1) == POL_STRONG:
-                strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
-            else:
-                reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+            strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
         if g[G_CHECK]:
             check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
     end_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
@@ -2905,6 +2932,30 @@ def write_record(un, st, g, rec, urec, row):
         urec[row, u, 7] = st[u, S_ATTACKS]
 
 
+@njit(**KERNEL)
+def begin_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, state, block,
+                k, trace, chk):  # fmt: skip
+    """Match ``k``: seeded from the block state and ``k % block``
+    (``analyzer.match.seeding_nb.seed_match``), set up, and the HOSTILE's first REACTION
+    PHASE when it starts (``first``)."""
+    seed_match(rng, state, k % block)
+    g[G_TRACE] = 1 if trace else 0
+    g[G_CHECK] = 1 if chk else 0
+    setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k)
+    if g[G_FIRST] == 1:
+        g[G_STORED] = ms[M_CAP] - 1
+        reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+
+
+@njit(**KERNEL)
+def end_match(un, st, g, ev, rec, urec, kk, first, count):
+    """The mission's end in the trace and its records (row ``kk`` of a block's records, or
+    ``first + kk`` of the whole run's)."""
+    log(g, ev, E_END, 0, g[G_END], g[G_WINNER], g[G_DONE], g[G_LOST], 0, 0, 0, 0, 0)
+    row = kk if rec.shape[0] == count else first + kk
+    write_record(un, st, g, rec, urec, row)
+
+
 @njit(cache=True, nogil=True)
 def run_block(
     un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, state, block, first, count,
@@ -2957,17 +3008,26 @@ def run_block(
             play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, 0)
         return 0
     for kk in range(count):
-        k = first + kk
-        seed_match(rng, state, k % block)
-        g[G_TRACE] = 1 if trace else 0
-        g[G_CHECK] = 1 if chk else 0
-        setup_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, k)
-        if g[G_FIRST] == 1:
-            g[G_STORED] = ms[M_CAP] - 1
-            reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        begin_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, state,
+                    block, first + kk, trace, chk)  # fmt: skip
         while g[G_END] < 0:
             play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
-        log(g, ev, E_END, 0, g[G_END], g[G_WINNER], g[G_DONE], g[G_LOST], 0, 0, 0, 0, 0)
-        row = kk if rec.shape[0] == count else k
-        write_record(un, st, g, rec, urec, row)
+        end_match(un, st, g, ev, rec, urec, kk, first, count)
+    return g[G_NEV] if trace else 0
+
+
+@njit(cache=True, nogil=True)
+def run_block_strong(
+    un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, state, block, first, count,
+    rec, urec, trace, chk,
+):  # fmt: skip
+    """``run_block``'s matches when a side plays the rollout policy (a separate entry, so
+    that the rollout kernels compile only when they are played)."""
+    cand = np.zeros((CAND_ROWS, V_COLS))
+    for kk in range(count):
+        begin_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, state,
+                    block, first + kk, trace, chk)  # fmt: skip
+        while g[G_END] < 0:
+            play_round_strong(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+        end_match(un, st, g, ev, rec, urec, kk, first, count)
     return g[G_NEV] if trace else 0
