@@ -1258,8 +1258,8 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
     return c
 
 
-@njit((I2, F2, F2, F1, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
-def candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol):
+@njit((I2, F2, F2, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
+def candidates(fi, fr, ter, sc, p, s, g, wk, rng, i, pol):
     """A fixed small set of moves ("3.1 Movements", "Types of movement for the SUs"): stay,
     ready to shoot, toward the best target (to Reach, or into contact), watchful toward it,
     charge the nearest enemy, behind the two nearest covers from the enemies, to the
@@ -1588,12 +1588,12 @@ def impulsive_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i):
         )
 
 
-@njit((I2, F2, F2, F1, I1, F1, F2, F2, I2, I1, U1, F2, i8, i8, i8), **INNER)
+@njit(**INLINE)
 def choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture):
     """The candidate move ``i`` takes (its row in ``wk``, ``candidates``): random, or the
     best by ``best_move``; a figurine that must climb this turn (``climb_cands``) picks among
     the candidates that climb."""
-    n = candidates(fi, fr, ter, sc, ecp, p, s, g, wk, rng, i, pol)
+    n = candidates(fi, fr, ter, sc, p, s, g, wk, rng, i, pol)
     for j in range(fi.shape[0]):
         wk[SEEN, j] = UNKNOWN
     climb = 0  # the candidates that climb, when the figurine must climb this turn
@@ -1619,7 +1619,7 @@ def choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture
     return best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull)
 
 
-@njit((I2, F2, F2, F1, F1, F2, I2, U1, i8, i8, i8), **INNER)
+@njit(**INLINE)
 def wants_cover(fi, fr, ter, sc, ecp, p, s, rng, i, pol, aimed):
     """Whether ``i``, after a normal move, takes cover (random: one time in four; greedy:
     when it has no target it may shoot, is not in HtH and the enemies threaten at least a
