@@ -26,9 +26,9 @@ from analyzer.stats import wilson_interval
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: Cold compile of the whole engine (seconds, low and high), measured in a fresh process
-#: with its numba cache removed (2026-12-02): 29 s at load average 1 on the shared 2-core
-#: machine, 75-150 s wall at load average 6-9.
-COLD_COMPILE = (30, 150)
+#: with its numba cache removed (2026-12-03, ``benchmarks/d20_compile.py``): 31 s at load
+#: average 0.9 on the shared 2-core machine, 80-130 s wall at load average 8-10.
+COLD_COMPILE = (31, 130)
 #: Rules of ``d20-skirmish.txt`` the engine does not play (docs/rules-choices.md, "d20
 #: skirmish matches"), named in every report's notes.
 NOT_MODELLED = (
