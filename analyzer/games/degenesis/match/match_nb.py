@@ -256,6 +256,10 @@ U1 = nt.uint64[::1]
 #: Python: the others get no Python or C wrapper (less to compile).
 KERNEL = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 ALLOCATING = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+#: Thin levels between the entry kernel and the TURN / REACTION kernels are inlined at
+#: numba's IR level (no signature, never compiled alone): each compiled level links its
+#: callees' code and has LLVM optimise the whole again (docs/match-engine.md, Heroscape).
+THIN = {**KERNEL, "inline": "always"}
 CTX = (I2, I2, I2, F2, I2, I2, I2, I2, I1, I2, I1, I1, U1, I2)
 
 STUN_DEFENSE = 2  # "Stun": "receives DEFENSE -2"
@@ -2437,7 +2441,7 @@ def ruler_ops(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
                 RULER_MOVE, 0)  # fmt: skip
 
 
-@njit((*CTX, i8), **KERNEL)
+@njit(**THIN)
 def begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, u):
     """ "Turns": the OPERATIVE spends an EDGE for a TURN."""
     st[u, S_EDGES] -= 1
@@ -2456,7 +2460,7 @@ def can_act(st, g, u):
     return g[G_END] < 0 and st[u, S_ON] == ON_FIELD and st[u, S_STUN] == 0
 
 
-@njit((*CTX, F2, i8, i8), **KERNEL)
+@njit(**THIN)
 def actions_from(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u, step):
     """The ACTIONS ``step`` .. 1 of ``u``'s TURN, random or greedy, while it can act.  A DROP
     is a FREE ACTION ("Actions"): it leaves the ACTION to take (one FREE ACTION per ACTION
@@ -2479,7 +2483,7 @@ def actions_from(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, 
         i += 1
 
 
-@njit((*CTX, F2, i8), **KERNEL)
+@njit(**THIN)
 def op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, u):
     """ "Turns: Action Phase": up to 2 ACTIONS (none when STUNNED: "Stun"); random or greedy
     (the rollout policy plays greedy here: its own TURNS are ``strong_op_turn``)."""
@@ -2494,7 +2498,7 @@ def store_edge(ms, g):
     return g[G_STORED]
 
 
-@njit((*CTX, F2), **KERNEL)
+@njit(**THIN)
 def spend_edges(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """The HOSTILE's ACTIONS of a REACTION PHASE, random or greedy, one stored EDGE each."""
     while g[G_STORED] > 0 and g[G_END] < 0:
@@ -2508,7 +2512,7 @@ def spend_edges(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, c
         play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, c)
 
 
-@njit((*CTX, F2), **KERNEL)
+@njit(**THIN)
 def reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """ "Turns: Reaction Phase": the EDGE is stored (at most the ROSTER size; the excess is
     DISCARDED), then the HOSTILE DISCARDS stored EDGES for ACTIONS while it likes."""
@@ -2755,7 +2759,7 @@ def strong_reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, e
     log(g, ev, E_REACT, 1, start, start - g[G_STORED], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit((*CTX, F2), **KERNEL)
+@njit(**THIN)
 def react_checked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """After a TURN: the invariants (``check_invariants``), the REACTION PHASE (random or
     greedy), the invariants again."""
@@ -2932,7 +2936,7 @@ def write_record(un, st, g, rec, urec, row):
         urec[row, u, 7] = st[u, S_ATTACKS]
 
 
-@njit(**KERNEL)
+@njit(**THIN)
 def begin_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, state, block,
                 k, trace, chk):  # fmt: skip
     """Match ``k``: seeded from the block state and ``k % block``
@@ -2947,7 +2951,7 @@ def begin_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, c
         reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
 
 
-@njit(**KERNEL)
+@njit(**THIN)
 def end_match(un, st, g, ev, rec, urec, kk, first, count):
     """The mission's end in the trace and its records (row ``kk`` of a block's records, or
     ``first + kk`` of the whole run's)."""
