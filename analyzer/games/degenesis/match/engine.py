@@ -31,9 +31,10 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: Measured cold compile of the kernels on 2 cores (seconds, low and high; the numba cache
 #: removed, ``benchmarks/bench_match.py --system degenesis --cold``): 44-47 s at load
 #: 1.2-1.9 and 108 s at load 7.8 before round 4; 62 s at load 0.4-1.4 after it (ATTACK
-#: tables, pruning helpers); round 7 (ITEMS, ACTIVE TRAITS): 183 s at load 8-10
-#: (``compile_profile.py``, LLVM 69%; the rollout kernels compile only when played).
-COLD_COMPILE = (62, 200)
+#: tables, pruning helpers); round 7 (ITEMS, ACTIVE TRAITS): 196 s at load ~10, 65 s at
+#: load 1-2 once the rollout kernels compile only when played and the thin levels are
+#: inlined (``compile_profile.py``; docs/match-engine.md, Degenesis).
+COLD_COMPILE = (65, 200)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
     "ARCANA X The Heretic only at the start of a TURN, on WEAPONS; XI The Conqueror played "
