@@ -30,3 +30,13 @@ def seed_match(rng, block_state, index):  # pragma: no cover - numba
         rng[0] = 1
     rng[4] = 0
     rng[5] = 0
+
+
+@njit(cache=True, inline="always")
+def seed_rollout(rng, base, r):  # pragma: no cover - numba
+    """Set ``rng`` for rollout ``r`` of a lookahead decision keyed by ``base`` (a uint64):
+    every candidate the decision compares replays the same streams (common random numbers)."""
+    for w in range(4):
+        rng[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
+    rng[4] = 0
+    rng[5] = 0

@@ -153,7 +153,7 @@ from analyzer.games.d20.match.layout import (
 from analyzer.match import seeding_nb as _seeding
 from analyzer.match import trace_nb as _trace_rows
 from analyzer.match.cache import refresh_kernel_cache
-from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.seeding_nb import seed_match, seed_rollout
 from analyzer.match.trace_nb import append_event
 
 # numba keys a cache on this file only: drop it when a file compiled in changes too.
@@ -2346,10 +2346,7 @@ def run_block(
                     copy_state(p, s, g, p2, s2, g2)
                     g2[G_ROLL] = 1
                     g2[G_DPOS] = dc[0]
-                    for w in range(4):
-                        rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
-                    rng2[4] = 0
-                    rng2[5] = 0
+                    seed_rollout(rng2, base, r)
                 elif roll and (h > op[O_LOOK_DEPTH] or g2[G_END] >= 0):
                     tot += rollout_score(fi, sc, s2, g2, side)
                     r += 1

@@ -164,7 +164,7 @@ from analyzer.games.heroscape.match.layout import (
     WK_ROWS,
 )
 from analyzer.match.paired_nb import paired_gain_se
-from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.seeding_nb import seed_match, seed_rollout
 from analyzer.match.trace_nb import append_event
 
 #: numba types of the two tuples: helpers that callers pass literal ints get explicit
@@ -1708,10 +1708,7 @@ def rollout_plan(st, m, m2, side, plans, p, base, r, rounds):
     g2, rng2 = m2[3], m2[6]
     g2[G_ROLL] = 1
     g2[G_DPOS] = m2[5][0]
-    for w in range(4):
-        rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
-    rng2[4] = 0
-    rng2[5] = 0
+    seed_rollout(rng2, base, r)
     for rd in range(rounds):
         if rd == 0:
             for q in range(4):
