@@ -33,8 +33,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: 1.2-1.9 and 108 s at load 7.8 before round 4; 62 s at load 0.4-1.4 after it (ATTACK
 #: tables, pruning helpers); round 7 (ITEMS, ACTIVE TRAITS): 196 s at load ~10, 65 s at
 #: load 1-2 once the rollout kernels compile only when played and the thin levels are
-#: inlined (``compile_profile.py``; docs/match-engine.md, Degenesis).
-COLD_COMPILE = (65, 200)
+#: inlined (``compile_profile.py``; docs/match-engine.md, Degenesis); 53 s at load 1.5 once the
+#: rule-test operations have their own entry kernel (``sandbox_op``).
+COLD_COMPILE = (53, 200)
 #: What the engine does not play (named in every report's notes).
 NOT_MODELLED = (
     "ARCANA X The Heretic only at the start of a TURN, on WEAPONS; XI The Conqueror played "
@@ -218,7 +219,7 @@ class DegenesisMatchEngine(PackageKernels, EngineDefaults):
             )  # fmt: skip
         return int(
             M.run_block(*arrays, st, g, dc, rng, ev, state, int(self.match_block), int(first),
-                        int(count), rec, urec, events is not None, chk, M.OP_BLOCK, 0, 0, 0)
+                        int(count), rec, urec, events is not None, chk)
         )  # fmt: skip
 
     def is_compiled(self) -> bool:

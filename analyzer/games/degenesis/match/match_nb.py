@@ -252,8 +252,9 @@ U1 = nt.uint64[::1]
 #: The arrays every rule kernel takes, in this order (one compiled specialisation each).
 #: Kernels that never allocate are compiled with ``_nrt=False`` (no atomic reference
 #: counting of the arrays on each call: docs/match-framework.md, "Fast kernels"); only
-#: the rollout policy and the entry kernel allocate.  Only ``run_block`` is called from
-#: Python: the others get no Python or C wrapper (less to compile).
+#: the rollout policy and the entry kernels allocate.  Only the entry kernels (``run_block``,
+#: ``run_block_strong``, ``sandbox_op``) are called from Python: the others get no Python or C
+#: wrapper (less to compile).
 KERNEL = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 ALLOCATING = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 #: Thin levels between the entry kernel and the TURN / REACTION kernels are inlined at
@@ -2961,56 +2962,64 @@ def end_match(un, st, g, ev, rec, urec, kk, first, count):
 
 
 @njit(cache=True, nogil=True)
+def sandbox_op(
+    un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, code, a, b, c
+):  # fmt: skip
+    """The rule tests' entry kernel (``sandbox.py``): one rule operation ``code`` on the
+    hand-built state ``st``, ``g`` with the operands ``a, b, c``.  Its own entry, so that a
+    match run never compiles it (nor ``run_block`` the inlined TURN and REACTION levels a
+    second time)."""
+    cand = np.zeros((CAND_ROWS, V_COLS))
+    if code == OP_ATTACK:
+        attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, c,
+               st[c, S_TILE])  # fmt: skip
+    elif code == OP_AREA:
+        attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, -1, c)
+    elif code == OP_MOVE:
+        move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif code == OP_SCOUT:
+        scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif code == OP_SPAWN:
+        spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
+    elif code == OP_EXIT:
+        leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
+    elif code == OP_TURN:
+        st[a, S_EDGES] = max(st[a, S_EDGES], 1)
+        op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, a)
+    elif code == OP_REACT:
+        reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+    elif code == OP_ROUND:
+        play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
+    elif code == OP_CHECK:
+        g[G_VIOL] = 0
+        check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+        return g[G_VIOL]
+    elif code == OP_AMBUSH:
+        ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
+    elif code == OP_SEEK:
+        seek(ms, g, ev, rng)
+    elif code == OP_BEGIN:
+        begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
+    elif code >= OP_PLAY:
+        cand[0, 0] = code - OP_PLAY
+        cand[0, 1] = a
+        cand[0, 2] = b
+        cand[0, 3] = c
+        play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, 0)
+    return 0
+
+
+@njit(cache=True, nogil=True)
 def run_block(
     un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, state, block, first, count,
-    rec, urec, trace, chk, code, a, b, c,
+    rec, urec, trace, chk,
 ):  # fmt: skip
-    """The one entry kernel (one compile serves the match runner and the rule tests).
-
-    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec`` /
-    ``urec``; match ``k`` is seeded from the block state and ``k % block``
+    """The match runner's entry kernel: play matches ``first .. first + count - 1`` into
+    ``rec`` / ``urec``; match ``k`` is seeded from the block state and ``k % block``
     (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written
-    (``trace``), else 0.  Other codes: one rule operation on the hand-built state ``st``,
-    ``g`` (``sandbox.py``) with the operands ``a, b, c``."""
+    (``trace``), else 0.  (``run_block_strong`` when a side plays the rollout policy,
+    ``sandbox_op`` for the rule tests.)"""
     cand = np.zeros((CAND_ROWS, V_COLS))
-    if code != OP_BLOCK:
-        if code == OP_ATTACK:
-            attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, c,
-                   st[c, S_TILE])  # fmt: skip
-        elif code == OP_AREA:
-            attack(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b, -1, c)
-        elif code == OP_MOVE:
-            move(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
-        elif code == OP_SCOUT:
-            scout(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
-        elif code == OP_SPAWN:
-            spawn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a, b)
-        elif code == OP_EXIT:
-            leave_field(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
-        elif code == OP_TURN:
-            st[a, S_EDGES] = max(st[a, S_EDGES], 1)
-            op_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, a)
-        elif code == OP_REACT:
-            reaction(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
-        elif code == OP_ROUND:
-            play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand)
-        elif code == OP_CHECK:
-            g[G_VIOL] = 0
-            check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
-            return g[G_VIOL]
-        elif code == OP_AMBUSH:
-            ambush_all(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
-        elif code == OP_SEEK:
-            seek(ms, g, ev, rng)
-        elif code == OP_BEGIN:
-            begin_turn(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, a)
-        elif code >= OP_PLAY:
-            cand[0, 0] = code - OP_PLAY
-            cand[0, 1] = a
-            cand[0, 2] = b
-            cand[0, 3] = c
-            play(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, 0)
-        return 0
     for kk in range(count):
         begin_match(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand, state,
                     block, first + kk, trace, chk)  # fmt: skip

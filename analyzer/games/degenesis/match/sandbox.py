@@ -7,8 +7,8 @@
 >>> box.attack(0, 0, 4)           # unit 0 ATTACKS unit 4 with its option 0
 >>> box.wounds(4), box.lines()
 
-Every operation runs the engine's own kernels through ``match_nb.run_block`` (its
-operation codes: the same compiled entry point as the match runner).
+Every operation runs the engine's own kernels through ``match_nb.sandbox_op`` (the rule
+tests' entry kernel: the same compiled rule kernels as the match runner).
 """
 
 from __future__ import annotations
@@ -138,10 +138,8 @@ class Sandbox:
     def _op(self, code: int, a: int = 0, b: int = 0, c: int = 0) -> int:
         M = ENGINE.kernels()
         return int(
-            M.run_block(*self.arrays, self.st, self.g, self.dc, self.rng, self.ev,
-                        np.zeros(4, dtype=np.uint64), 1, 0, 0, np.zeros((1, 1), dtype=np.int64),
-                        np.zeros((1, 1, 1), dtype=np.int64), False, False, int(code), int(a),
-                        int(b), int(c))
+            M.sandbox_op(*self.arrays, self.st, self.g, self.dc, self.rng, self.ev, int(code),
+                         int(a), int(b), int(c))
         )  # fmt: skip
 
     def attack(self, u: int, k: int, v: int) -> None:
