@@ -2772,7 +2772,7 @@ def react_checked(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev,
         check(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev)
 
 
-@njit((*CTX, F2), **KERNEL)
+@njit(**THIN)
 def play_round(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev, cand):
     """One ROUND: TURNS (each followed by its REACTION PHASE) until no EDGES are left; both
     sides random or greedy (``play_round_strong`` when a side plays the rollout policy)."""
