@@ -239,7 +239,7 @@ from analyzer.games.degenesis.match.layout import (
     U_VALUE,
 )
 from analyzer.games.degenesis.rolls import _roll_once
-from analyzer.match.seeding_nb import seed_match, splitmix
+from analyzer.match.seeding_nb import seed_match, seed_rollout
 from analyzer.match.trace_nb import append_event
 
 i8 = nt.int64
@@ -2690,10 +2690,7 @@ def rollout_choice(un, prof, opt, pw, fld, dist, los, mv, ms, st, g, dc, rng, ev
             g2[:] = g
             g2[G_ROLL] = 1
             g2[G_DPOS] = dc[0]
-            for w in range(4):
-                rng2[w] = splitmix(base ^ splitmix(np.uint64(r * 4 + w + 1)))
-            rng2[4] = 0
-            rng2[5] = 0
+            seed_rollout(rng2, base, r)
             if c >= 0:
                 play(un, prof, opt, pw, fld, dist, los, mv, ms, st2, g2, dc, rng2, ev, cand, c)
                 if side == 1:
