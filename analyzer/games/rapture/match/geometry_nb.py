@@ -28,10 +28,22 @@ import numpy as np
 from numba import njit
 
 from analyzer.dice.random_nb import next_u64, roll_die
-from analyzer.games.rapture.match.context_nb import INLINE, INNER
+from analyzer.games.rapture.match.context_nb import (
+    INLINE,
+    INNER,
+    xG,
+    xMF,
+    xMI,
+    xSF,
+    xSI,
+    xTER,
+    xWS,
+)
 from analyzer.games.rapture.match.layout import (
     BOARD,
     CONTACT,
+    G_MATCH,
+    G_NT,
     GEO_CX,
     GEO_CY,
     GEO_DIST,
@@ -196,13 +208,21 @@ def corridor_line(ax, ay, ar, bx, by, br, k, nlines):
 
 
 @njit(**INNER)
-def sight(TER, nt, MF, MI, SI, SF, n_models, ma, mb, ax, ay, bx, by, nlines):
-    """Line of sight and cover from model ``ma`` standing at (ax, ay) to model ``mb`` at (bx, by).
+def sight(X, ma, mb, ax, ay, bx, by, nlines):
+    """Line of sight and cover from model ``ma`` standing at (ax, ay) to model ``mb`` at (bx, by)
+    in the match of context ``X``.
 
     Returns -1 (no LoS), 0 (visible, no cover) or 1 (visible, cover through obstacles).
     Models tied in close combat, other than the two, block the corridor; see the module
-    docstring for the cover rule.
+    docstring for the cover rule.  Takes the context, not its arrays: five arrays passed
+    by value cost about as much as the test (and their views index with constant strides).
     """
+    TER = xTER(X)
+    nt = xG(X)[G_NT]
+    MF = xMF(X)
+    MI = xMI(X)
+    SF = xSF(X)
+    n_models = xSI(X).shape[0]
     ar = SF[ma, SF_R]
     br = SF[mb, SF_R]
     blocked = np.int64(0)  # bit mask of blocked sight segments
@@ -241,12 +261,20 @@ def sight(TER, nt, MF, MI, SI, SF, n_models, ma, mb, ax, ay, bx, by, nlines):
     if blocked == full:
         return -1
     # close combats block the corridor
+    lo_x = min(ax - ar, bx - br)
+    hi_x = max(ax + ar, bx + br)
+    lo_y = min(ay - ar, by - br)
+    hi_y = max(ay + ar, by + br)
     for m in range(n_models):
-        if m in (ma, mb) or MI[m, MI_ALIVE] == 0 or MI[m, MI_ENG] == 0:
+        if MI[m, MI_ENG] == 0 or MI[m, MI_ALIVE] == 0 or m in (ma, mb):
             continue
         cx = MF[m, MF_X]
         cy = MF[m, MF_Y]
         rr = SF[m, SF_R]
+        # every sight segment lies in the corridor's bounding box: a base farther than its
+        # radius from the box is at least that far from each segment
+        if cx + rr < lo_x or cx - rr > hi_x or cy + rr < lo_y or cy - rr > hi_y:
+            continue
         for k in range(nlines):
             if blocked & (1 << k):
                 continue
@@ -408,16 +436,22 @@ def _corner_paths(WS, b, nc):
                 D[j * nc + i] = _INF
                 NXT[i * nc + j] = -1.0
                 NXT[j * nc + i] = -1.0
+    # D stays symmetric (a + b == b + a in floating point, and in round k row and column k
+    # do not change), so each pair is relaxed once and both directions are updated: the
+    # same distances and next corners as the full loop
     for k in range(nc):
         for i in range(nc):
             dik = D[i * nc + k]
             if dik == _INF or i == k:
                 continue
-            for j in range(nc):
+            nik = NXT[i * nc + k]
+            for j in range(i + 1, nc):
                 via = dik + D[k * nc + j]
                 if via < D[i * nc + j]:
                     D[i * nc + j] = via
-                    NXT[i * nc + j] = NXT[i * nc + k]
+                    D[j * nc + i] = via
+                    NXT[i * nc + j] = nik
+                    NXT[j * nc + i] = NXT[j * nc + k]
 
 
 @njit(**INLINE)
@@ -470,7 +504,7 @@ def _paths_from(WS, b, x, y):
 
 
 @njit(**INNER)
-def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, key):
+def plan_path(X, x, y, gx, gy, r, wx, wy):
     """Shortest polyline from (x, y) to (gx, gy) around solid pieces; waypoints into wx, wy.
 
     Movement ("Impassable Terrain", "Buildings": ground models cannot enter them) may go
@@ -483,7 +517,9 @@ def plan_path(TER, nt, x, y, gx, gy, r, wx, wy, WS, key):
     the distances to every corner are computed once (:func:`_paths_from`), and a goal is
     joined to the corners that see it, nearest first.
     """
-    b = corner_slot(TER, nt, r, WS, key)
+    WS = xWS(X)
+    G = xG(X)
+    b = corner_slot(xTER(X), G[G_NT], r, WS, G[G_MATCH])
     if slot_clear(WS, b, x, y, gx, gy):
         wx[0] = gx
         wy[0] = gy

@@ -552,10 +552,7 @@ def squad_members(X, u, out):
 def sight_at(X, a, b, ax, ay, bx, by, nlines):
     """``geometry_nb.sight`` in this match: model ``a`` standing at (ax, ay) to model ``b``
     at (bx, by); -1 no LoS, 0 visible, 1 visible in cover."""
-    SI = xSI(X)
-    return sight(
-        xTER(X), xG(X)[G_NT], xMF(X), xMI(X), SI, xSF(X), SI.shape[0], a, b, ax, ay, bx, by, nlines
-    )
+    return sight(X, a, b, ax, ay, bx, by, nlines)
 
 
 @njit(**INLINE)
@@ -863,9 +860,8 @@ def prepare_values(X, u, W):
     h_rng = MI[lead, MI_CS + ST_MMS]
     wk = wound_kill(X, side)
     wk_l = wound_kill(X, 1 - side)
-    for t in range(SI.shape[0]):
-        for c in range(W_COLS):
-            W[t, c] = 0.0
+    # only the rows of the opposing models in play are read (value_at, value_bound and the
+    # heading values loop over WI_FOES): each is written whole below
     nfoes = list_foes(X, side, WI_FOES)
     # each row is computed into locals and stored at the end (numba emits no alias
     # information: a store into W would make every value read before it be read again)
@@ -888,6 +884,10 @@ def prepare_values(X, u, W):
         W[t, W_RNG] = w_rng
         W[t, W_RNG_COVER] = w_rng_cover
         if actor_blocked(X, t) or UI[SI[t, SI_UNIT], UI_MK + MK_ESCAPE] > 0:
+            W[t, W_REACH] = 0.0
+            W[t, W_THR_CC] = 0.0
+            W[t, W_THR_RNG] = 0.0
+            W[t, W_THR_RNG_COVER] = 0.0
             continue
         fac = acted_fac if UI[SI[t, SI_UNIT], UI_ACT] == 1 else 1.0
         reach = move_budget(X, t, np.bool_(False))

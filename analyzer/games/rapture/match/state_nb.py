@@ -90,7 +90,6 @@ from analyzer.games.rapture.match.layout import (
     G_DIS0,
     G_DONE0,
     G_ENG_OK,
-    G_MATCH,
     G_MIS0,
     G_MOVES,
     G_MVP0,
@@ -938,6 +937,13 @@ def spot_free(X, m, x, y):
     return True
 
 
+#: the angles :func:`find_spot` tries, as cosines and sines (the same libm values the loop
+#: computed at every call before)
+SPOT_STEPS = 24
+_SPOT_COS = np.array([math.cos(2.0 * math.pi * k / SPOT_STEPS) for k in range(SPOT_STEPS)])
+_SPOT_SIN = np.array([math.sin(2.0 * math.pi * k / SPOT_STEPS) for k in range(SPOT_STEPS)])
+
+
 @njit(**INNER)
 def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
     """Best free spot for model ``m`` on the circle of radius ``dist`` around (cx, cy).
@@ -956,11 +962,9 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
     by = np.float64(0.0)
     found = np.bool_(False)
     r = SF[m, SF_R]
-    steps = np.int64(24)
-    for k in range(steps):
-        ang = 2.0 * math.pi * k / steps
-        x = cx + dist * math.cos(ang)
-        y = cy + dist * math.sin(ang)
+    for k in range(SPOT_STEPS):
+        x = cx + dist * _SPOT_COS[k]
+        y = cy + dist * _SPOT_SIN[k]
         if nd > 0.0 and (x - nx) ** 2 + (y - ny) ** 2 > nd * nd:
             continue
         d2 = (x - px) ** 2 + (y - py) ** 2
@@ -1324,16 +1328,30 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
             if t < t_stop:
                 t_stop = t
                 c_model = o
-        # solid pieces
+        # solid pieces, and the terrain entries and exits (sorted below): one pass
+        ne = np.int64(0)
         for p in near_p:
-            if TER[p, TSOLID] < 0.5:
+            if TER[p, TSOLID] >= 0.5:
+                t0, t1 = seg_rect(
+                    x, y, tx, ty, TER[p, TX0] - r, TER[p, TY0] - r, TER[p, TX1] + r, TER[p, TY1] + r
+                )
+                if t1 - t0 > 1e-9 and t0 < t_stop:
+                    t_stop = max(t0 - 1e-6, 0.0)
+                    c_model = np.int64(-1)
+            k = TER[p, TK]
+            if k != T_OBSTACLE and k != T_DIFFICULT and k != T_WATER:
                 continue
-            t0, t1 = seg_rect(
-                x, y, tx, ty, TER[p, TX0] - r, TER[p, TY0] - r, TER[p, TX1] + r, TER[p, TY1] + r
-            )
-            if t1 - t0 > 1e-9 and t0 < t_stop:
-                t_stop = max(t0 - 1e-6, 0.0)
-                c_model = np.int64(-1)
+            t0, t1 = seg_rect(x, y, tx, ty, TER[p, TX0], TER[p, TY0], TER[p, TX1], TER[p, TY1])
+            if t1 - t0 <= 1e-9:
+                continue
+            if t0 > 1e-9:
+                ev_t[ne] = t0
+                ev_k[ne] = 2 * p
+                ne += 1
+            if k == T_DIFFICULT and t1 < 1.0:
+                ev_t[ne] = t1
+                ev_k[ne] = 2 * p + 1
+                ne += 1
         # battlefield edge
         t_edge = np.float64(2.0)
         edge_escape = np.bool_(False)
@@ -1354,24 +1372,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
         if t_edge < t_stop:
             t_stop = max(t_edge, 0.0)
             c_model = -2 if (mode == 2 and edge_escape) else -1
-        # terrain entries and exits, sorted
-        ne = np.int64(0)
-        for p in near_p:
-            k = TER[p, TK]
-            if k != T_OBSTACLE and k != T_DIFFICULT and k != T_WATER:
-                continue
-            t0, t1 = seg_rect(x, y, tx, ty, TER[p, TX0], TER[p, TY0], TER[p, TX1], TER[p, TY1])
-            if t1 - t0 <= 1e-9:
-                continue
-            if t0 > 1e-9:
-                ev_t[ne] = t0
-                ev_k[ne] = 2 * p
-                ne += 1
-            if k == T_DIFFICULT and t1 < 1.0:
-                ev_t[ne] = t1
-                ev_k[ne] = 2 * p + 1
-                ne += 1
-        for a in range(1, ne):  # insertion sort
+        for a in range(1, ne):  # insertion sort of the terrain entries and exits
             tv = ev_t[a]
             kv = ev_k[a]
             b = a - 1
@@ -1512,11 +1513,10 @@ def plan_move(X, m, gx, gy, wx, wy):
     SF = xSF(X)
     MF = xMF(X)
     MI = xMI(X)
-    G = xG(X)
     x = MF[m, MF_X]
     y = MF[m, MF_Y]
     r = SF[m, SF_R]
-    nw, length = plan_path(xTER(X), G[G_NT], x, y, gx, gy, r, wx, wy, xWS(X), G[G_MATCH])
+    nw, length = plan_path(X, x, y, gx, gy, r, wx, wy)
     if nw + 8 > wx.shape[0]:
         return nw, length
     tx = wx[0]
