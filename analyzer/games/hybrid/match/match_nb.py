@@ -1879,8 +1879,8 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     w = sc[S_W]
     na_ = w * sc[S_H]
     ns = na_ * 4 * NFLAG
-    dist = wk[W_DIST]
-    par = wk[W_PAR]
+    dist = wk[W_DIST].view(np.int32)  # int32: half the cache lines (states < 2**31)
+    par = wk[W_PAR].view(np.int32)
     bucket = wk[W_BUCKET : W_BUCKET + MAXB]
     ec = wk[W_EC]
     step = wk[W_STEP]
@@ -1958,12 +1958,13 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def cost_to(wk, w, x, y, f):
     """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
+    dist = wk[W_DIST].view(np.int32)
     best = BIG
     bst = -1
     for fl in range(NFLAG):
         st = sidx(w, x, y, f, fl)
-        if wk[W_DIST, st] < best:
-            best = wk[W_DIST, st]
+        if dist[st] < best:
+            best = np.int64(dist[st])
             bst = st
     return best, bst
 
@@ -1971,11 +1972,12 @@ def cost_to(wk, w, x, y, f):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def least_cost_at(wk, w, x, y):
     """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
+    dist = wk[W_DIST].view(np.int32)
     best = BIG
     st0 = (y * w + x) * 4 * NFLAG
     for st in range(st0, st0 + 4 * NFLAG):
-        if wk[W_DIST, st] < best:
-            best = wk[W_DIST, st]
+        if dist[st] < best:
+            best = np.int64(dist[st])
     return best
 
 
@@ -1991,7 +1993,7 @@ def follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, moving_mo
     while st >= 0 and n < 256:
         path[n] = st
         n += 1
-        st = wk[W_PAR, st]
+        st = np.int64(wk[W_PAR].view(np.int32)[st])
     x0 = s[i, S_X]
     y0 = s[i, S_Y]
     z = fi[i, F_SIZE]
@@ -2390,8 +2392,32 @@ def intercept_value(fi, s, tab, sc, g, i, j, lv):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
-    """Every activation the greedy policy considers for ``i``, each with its worth."""
+def fire_bound(fi, s, tab, sc, wk, i):
+    """The most any shot of ``i`` is worth to :func:`best_fire`, wherever he stands: its
+    values are :func:`fire_table`'s, which do not depend on his square and only fall with
+    rockfall on the line."""
+    top = level_now(fi, s, i, COL_F)
+    if top > 6:
+        top = 6
+    ub = 0.0
+    if top == 0:
+        return ub
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+            continue
+        for lv in (6, 5, 4, 2, 1):
+            if lv <= top:
+                ub = max(ub, fire_table(fi, s, tab, sc, wk, i, j, np.int64(lv), ZERO))
+    return ub
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
+    """Every activation the greedy policy considers for ``i``, each with its worth.
+
+    ``prune`` (greedy's own choice, :func:`best_plan` of the list): a Firing or ambush plan
+    whose upper bound scores below the best plan so far is not evaluated (no sightlines):
+    it could not be chosen, so the choice is the same (random and strong use every plan)."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
@@ -2502,6 +2528,14 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                 npl = add_plan(plans, npl, K_SACRIFICE, 1, bst, j, v)
     # firing, defending and moving: every reachable anchor, facing the nearest enemy
     can_fire = fi[i, F_F] > 0
+    bi = -BIG  # prune: the best score x 1000 so far, and the best any shot of i can score
+    fire_ub = 0.0
+    if prune:
+        for k in range(npl):
+            if plans[k, P_SCORE_X1000] > bi:
+                bi = plans[k, P_SCORE_X1000]
+        if can_fire:
+            fire_ub = fire_bound(fi, s, tab, sc, wk, i)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
             near = least_cost_at(wk, w, x, y) <= budget
@@ -2512,9 +2546,9 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                 if wk[W_NOVICE, 2 * a] <= mv and least_cost_at(wk, w, x, y) > mv:
                     _d, prog = progress(fi, sc, wk, i, x, y, here)
                     dg = danger(fi, s, sc, i, x, y)
-                    npl = add_plan(
-                        plans, npl, K_MOVE, 2, wk[W_NOVICE, 2 * a + 1], -1, prog - 0.1 * dg
-                    )
+                    v = prog - 0.1 * dg
+                    npl = add_plan(plans, npl, K_MOVE, 2, wk[W_NOVICE, 2 * a + 1], -1, v)
+                    bi = max(bi, int(v * 1000))
                 if not near:
                     continue
             c, st, fbest = facing_state(fi, s, wk, w, i, x, y, budget)
@@ -2522,12 +2556,14 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                 continue
             dist, prog = progress(fi, sc, wk, i, x, y, here)
             if goal == 1 and dist == 0:
-                npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, 50.0 - 0.1 * c)
+                v = 50.0 - 0.1 * c
+                npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, v)
+                bi = max(bi, int(v * 1000))
             dg = danger(fi, s, sc, i, x, y)
             if ev_w > 0.0 and event_under(sc, cell, z, x, y):
                 prog += ev_w  # every plan ending on the counter may activate it
             if c <= mv:
-                if can_fire:
+                if can_fire and (not prune or int((fire_ub + prog - 0.1 * dg) * 1000) >= bi):
                     s[i, S_X] = x
                     s[i, S_Y] = y
                     s[i, S_FACE] = fbest
@@ -2536,8 +2572,11 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     s[i, S_Y] = y0
                     s[i, S_FACE] = f0
                     if lv > 0:
-                        npl = add_plan(plans, npl, K_FIRE, lv, st, j, v + prog - 0.1 * dg)
-                if amb_w > 0.0:  # Skilled Firing: an ambush where no enemy is in sight
+                        v = v + prog - 0.1 * dg
+                        npl = add_plan(plans, npl, K_FIRE, lv, st, j, v)
+                        bi = max(bi, int(v * 1000))
+                skip = prune and not seek_amb and int((amb_w + prog - 0.1 * dg) * 1000) < bi
+                if amb_w > 0.0 and not skip:  # Skilled Firing: an ambush, no enemy in sight
                     s[i, S_X] = x
                     s[i, S_Y] = y
                     s[i, S_FACE] = fbest
@@ -2547,17 +2586,25 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i):
                     s[i, S_Y] = y0
                     s[i, S_FACE] = f0
                     if ok and aw > 0.0:
-                        npl = add_plan(plans, npl, K_AMBUSH, 3, st, -1, aw + prog - 0.1 * dg)
+                        v = aw + prog - 0.1 * dg
+                        npl = add_plan(plans, npl, K_AMBUSH, 3, st, -1, v)
+                        bi = max(bi, int(v * 1000))
                 if fi[i, F_DC] > 0:
-                    npl = add_plan(plans, npl, K_DEFEND, 0, st, -1, prog + 0.05 * dg)
+                    v = prog + 0.05 * dg
+                    npl = add_plan(plans, npl, K_DEFEND, 0, st, -1, v)
+                    bi = max(bi, int(v * 1000))
             else:
-                npl = add_plan(plans, npl, K_MOVE, 1, st, -1, prog - 0.1 * dg)
+                v = prog - 0.1 * dg
+                npl = add_plan(plans, npl, K_MOVE, 1, st, -1, v)
+                bi = max(bi, int(v * 1000))
             if ml and mvl >= 5 and c <= mv and (x != x0 or y != y0):
                 # Master Move: -2 to those who strike or fire at him; Heroic Move: a further
                 # current-NV squares at the Round's end (half their worth: it comes later)
                 v5 = prog + 0.04 * dg
                 v6 = prog - 0.1 * dg + 0.06 * (fi[i, F_NV] - s[i, S_WOUNDS]) if mvl >= 6 else -1e9
-                npl = add_plan(plans, npl, K_MOVE, 6 if v6 > v5 else 5, st, -1, max(v5, v6))
+                v = max(v5, v6)
+                npl = add_plan(plans, npl, K_MOVE, 6 if v6 > v5 else 5, st, -1, v)
+                bi = max(bi, int(v * 1000))
     if npl == 0:
         npl = add_plan(plans, npl, K_NOTHING, 0, sidx(w, x0, y0, f0, ZERO), -1, 0.0)
     return npl
@@ -2603,7 +2650,7 @@ def best_plan(fi, sc, plans, npl, i):
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
     """The random policy: a uniformly chosen legal activation among the considered ones."""
-    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO)
     k = pick(rng, np.int64(npl))
     if plans[k, P_KIND] == K_STRIKE:
         top = level_now(fi, s, i, COL_OC)
@@ -2823,7 +2870,7 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
     if pol == POL_RANDOM:
         k = random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i)
     else:
-        npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+        npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, YES)
         k = best_plan(fi, sc, plans, npl, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i)
     reveal(fi, mp, cell, occ, s, sc)
@@ -3129,7 +3176,7 @@ def playout(
     g2[G_DPOS] = dc[0]  # no scripted dice in a rollout
     if i >= 0:
         stream(rng2, base, r, i, g[G_ROUND])
-        plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i)
+        plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i, NO)
         execute(fi, mp, cell2, sc, tab, s2, g2, occ2, dc, rng2, ev, wk, nb, plans2, plan, i)
         check_end(fi, sc, s2, g2)
     rollout(fi, mp, cell2, sc, tab, s2, g2, occ2, seq2, dc, rng2, ev, wk, nb, plans2, turn,
@@ -3148,7 +3195,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     (:func:`stream`).  Another plan replaces greedy's only if it passes
     :func:`paired_gain` (``lookahead_margin``)."""
     begin_turn(fi, s, g, ev, i)
-    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO)
     side = fi[i, F_SIDE]
     cand = np.full(MAXCAND, -1, dtype=np.int64)
     nc = 0
@@ -3188,7 +3235,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
                     np.int64(r),
                 )  # fmt: skip
         best = cand[best_paired(values, nc, sc[S_LOOK_MARGIN])]
-        plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i)
+        plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, best, i)
     reveal(fi, mp, cell, occ, s, sc)
     check_end(fi, sc, s, g)
