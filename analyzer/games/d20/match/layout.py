@@ -67,6 +67,13 @@ S_TAKE_COVER = 10  # take cover: extra distance and radius (5 cm)
 S_TERM = 11  # row of the terminal in TER (-1 none)
 S_NTER = 12
 SC_COLS = 13
+# set by run_block once per block in its copies of SC and TER (``tabulate_ter``): TER rows
+# S_SBASE .. S_SBASE + S_NSIGHT - 1 are the elements a sightline can meet (neither
+# difficult terrain nor water, with a cover grade or higher than the lowest stand),
+# highest first
+S_SBASE = 13
+S_NSIGHT = 14
+SX_COLS = 15
 
 # ------------------------------------------------ OP: int64 options
 O_FIRST = 0  # 0 rules, 1 alternate, 2 a, 3 b

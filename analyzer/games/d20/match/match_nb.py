@@ -138,17 +138,22 @@ from analyzer.games.d20.match.layout import (
     S_IDLE,
     S_LIMIT_RULE,
     S_MODE,
+    S_NSIGHT,
     S_NTER,
     S_OBJ,
     S_OBJ_DL,
     S_READY,
     S_REMOVED_TURN,
+    S_SBASE,
     S_SHOTS,
     S_TAKE_COVER,
     S_TAKEN,
     S_TERM,
     S_TURNS,
     S_W,
+    SC_COLS,
+    SX_COLS,
+    T_COLS,
 )
 from analyzer.match import seeding_nb as _seeding
 from analyzer.match import trace_nb as _trace_rows
@@ -378,6 +383,40 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
+@njit((F2, F2, F1, F2, F1), **INNER)
+def tabulate_ter(fr, ter, sc, tx, sx):
+    """``tx`` and ``sx``: ``ter`` and ``sc``, and the elements ``sight`` looks at
+    (``S_SBASE``, ``S_NSIGHT``), once per block: an element of difficult terrain or water
+    neither blocks nor covers, nor one without a cover grade no higher than every stand
+    (its grade 0 is no cover); the highest first, so that a blocked sightline ends sooner."""
+    nter = int(sc[S_NTER])
+    for c in range(SC_COLS):
+        sx[c] = sc[c]
+    for k in range(ter.shape[0]):
+        for c in range(T_COLS):
+            tx[k, c] = ter[k, c]
+    low = BIG
+    for i in range(fr.shape[0]):
+        low = min(low, fr[i, R_HEIGHT])
+    b = ter.shape[0]
+    ns = 0
+    for k in range(nter):
+        if ter[k, 6] == K_DIFFICULT or ter[k, 6] == K_WATER:
+            continue
+        if ter[k, 5] <= 0.0 and ter[k, 4] <= low:
+            continue
+        q = ns  # inserted after every higher or equally high one
+        while q > 0 and tx[b + q - 1, 4] < ter[k, 4]:
+            for c in range(T_COLS):
+                tx[b + q, c] = tx[b + q - 1, c]
+            q -= 1
+        for c in range(T_COLS):
+            tx[b + q, c] = ter[k, c]
+        ns += 1
+    sx[S_SBASE] = b
+    sx[S_NSIGHT] = ns
+
+
 @njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), **INNER)
 def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
@@ -394,13 +433,12 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     ht = fr[it, R_HEIGHT]
     d = -1.0  # the axis' length, computed when a cover needs it
     cover = 0
-    for k in range(int(sc[S_NTER])):
-        # the axis' box first (it leaves out most elements), then the element's kind
+    b = int(sc[S_SBASE])
+    for k in range(b, b + int(sc[S_NSIGHT])):
+        # the elements that can block or cover (``tabulate_ter``: the answer does not hang
+        # on their order), the axis' box first (it leaves out most of them)
         tin, tout = seg_rect(ax, ay, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
         if tin > tout:
-            continue
-        kind = ter[k, 6]
-        if kind in (K_DIFFICULT, K_WATER):
             continue
         if inside(ter, k, ax, ay) or inside(ter, k, tx, ty):
             continue
@@ -1161,6 +1199,10 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
         if wk[k, 6] == 1.0:
             x = wk[k, 4]
             y = wk[k, 5]
+        elif wk[k, 3] <= 0.0:  # stay, ready to shoot: ``walk`` with no budget stays
+            x = p[i, P_X]
+            y = p[i, P_Y]
+            keep_walk(wk, k, x, y, 0, -1)
         else:
             x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
             keep_walk(wk, k, x, y, stop, elem)
@@ -1558,7 +1600,9 @@ def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
         n = add_cand(wk, n, land, y - side_step, M_NORMAL, mv)
         n = add_cand(wk, n, land, y + side_step, M_NORMAL, mv)
     for q in range(n):
-        if wk[q, 6] != 1.0:
+        if wk[q, 6] != 1.0 and wk[q, 3] <= 0.0:  # no budget: ``walk`` stays
+            keep_walk(wk, q, x, y, 0, -1)
+        elif wk[q, 6] != 1.0:
             ex, ey, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[q, 0], wk[q, 1], wk[q, 3])
             keep_walk(wk, q, ex, ey, stop, elem)
     return n
@@ -1619,16 +1663,36 @@ def choose_move(fi, fr, ter, sc, op, ecp, pge, p, s, g, rng, wk, i, pol, posture
     return best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull)
 
 
+@njit((I2, F2, F2, I2, i8, i8), **INNER)
+def may_shoot_seen(fi, fr, p, s, i, j):
+    """``can_shoot(i, j) >= 0`` when the sightline from ``i`` to ``j`` is known to be clear
+    (``aim`` drew it on these positions; turning to face does not change it): the other
+    tests of ``can_shoot_in`` and ``shoot_hth_sight``, in their order."""
+    if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+        return False
+    d = gap(fr, p, i, j)
+    if d > fr[i, R_REACH]:
+        return False
+    if not in_front(p, i, p[j, P_X], p[j, P_Y], fr[j, R_RADIUS]):
+        return False
+    melee = in_hth(fi, fr, p, s, i)
+    if melee and d > max_reach(fi, i, melee):
+        return False
+    return targetable(fi, fr, p, s, i, j, melee)
+
+
 @njit(**INLINE)
 def wants_cover(fi, fr, ter, sc, ecp, p, s, rng, i, pol, aimed):
     """Whether ``i``, after a normal move, takes cover (random: one time in four; greedy:
     when it has no target it may shoot, is not in HtH and the enemies threaten at least a
-    fifth of its CP).  ``aimed``: ``aim``'s target (tried first: it usually is one)."""
+    fifth of its CP).  ``aimed``: ``aim``'s target, in Reach and sight (tried first: it
+    usually may be shot; its sightline is not drawn again)."""
     if pol == POL_RANDOM:
         return pick(rng, 4) == 0
-    for q in range(-1, fi.shape[0]):
-        j = aimed if q < 0 else q
-        if j >= 0 and can_shoot_in(fi, fr, ter, sc, p, s, i, j) >= 0:
+    if aimed >= 0 and may_shoot_seen(fi, fr, p, s, i, aimed):
+        return False
+    for j in range(fi.shape[0]):
+        if can_shoot_in(fi, fr, ter, sc, p, s, i, j) >= 0:
             return False
     if in_hth(fi, fr, p, s, i):
         return False
@@ -2253,6 +2317,11 @@ def sandbox_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, 
     fx = np.zeros((fi.shape[0], FX_COLS))
     tabulate(fi, ecp, fr, fx)
     fr = fx
+    tx = np.zeros((2 * ter.shape[0], T_COLS))
+    sx = np.zeros(SX_COLS)
+    tabulate_ter(fr, ter, sc, tx, sx)
+    ter = tx
+    sc = sx
     if code == OP_SHOT:
         shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0, UNKNOWN)
     elif code == OP_BLOW:
@@ -2303,6 +2372,11 @@ def run_block(
     fx = np.zeros((fi.shape[0], FX_COLS))
     tabulate(fi, ecp, fr, fx)
     fr = fx
+    tx = np.zeros((2 * ter.shape[0], T_COLS))
+    sx = np.zeros(SX_COLS)
+    tabulate_ter(fr, ter, sc, tx, sx)
+    ter = tx
+    sc = sx
     n = fi.shape[0]
     p2 = np.zeros((n, P_COLS))
     s2 = np.zeros((n, S_COLS), np.int64)
