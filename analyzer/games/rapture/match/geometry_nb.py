@@ -436,22 +436,16 @@ def _corner_paths(WS, b, nc):
                 D[j * nc + i] = _INF
                 NXT[i * nc + j] = -1.0
                 NXT[j * nc + i] = -1.0
-    # D stays symmetric (a + b == b + a in floating point, and in round k row and column k
-    # do not change), so each pair is relaxed once and both directions are updated: the
-    # same distances and next corners as the full loop
     for k in range(nc):
         for i in range(nc):
             dik = D[i * nc + k]
             if dik == _INF or i == k:
                 continue
-            nik = NXT[i * nc + k]
-            for j in range(i + 1, nc):
+            for j in range(nc):
                 via = dik + D[k * nc + j]
                 if via < D[i * nc + j]:
                     D[i * nc + j] = via
-                    D[j * nc + i] = via
-                    NXT[i * nc + j] = nik
-                    NXT[j * nc + i] = NXT[j * nc + k]
+                    NXT[i * nc + j] = NXT[i * nc + k]
 
 
 @njit(**INLINE)
