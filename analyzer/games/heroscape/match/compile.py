@@ -303,7 +303,9 @@ def compile_arrays(
     arrays = (
         scen.hx.copy(),
         S.distances(scen.hx),
-        S.sight_tables(scen.hx, heights).astype(np.uint8),  # 0 / 1: 1/8 of the cache
+        # 0 / 1 as uint8 (1/8 of the cache), by [height pair, target space, viewer space]:
+        # greedy looks from many spaces at one enemy, so its look-ups are consecutive bytes
+        np.ascontiguousarray(S.sight_tables(scen.hx, heights).transpose(0, 2, 1)).astype(np.uint8),
         S.terrain_table(),
         fi,
         target_worths(np.array(ppl, dtype=np.float64), fi, scen.time_winner, opts),

@@ -17,7 +17,11 @@ H_ROW = 5
 H_COL = 6
 H_NB = 7  # the 6 neighbours at H_NB .. H_NB + 5 (-1 off the map)
 H_ORDER_B = 13  # row k: the k-th space in side B's scan order (rows from B's edge)
-HX_COLS = 14
+H_RANK_B = 14  # the space's place in side B's scan order (row k: H_ORDER_B[H_RANK_B[k]] == k)
+H_STEP = 15  # H_STEP + k: movement cost of walking onto neighbour k (1 + levels up; a
+#  large number when there is none or it is an obstacle)
+HX_COLS = 21
+STEP_NONE = 1 << 40
 
 # ------------------------------------------------ TR: per terrain code, int64 (static)
 TR_STOP = 0  # a single-space figure entering it must stop (water, molten lava)
@@ -149,6 +153,10 @@ FIRST_MODES = ("rules", "alternate", "a", "b")
 
 #: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
 WK_ROWS = 20
+#: rows of the float scratch ``wf`` (by figure): greedy's worth of attacking an enemy from
+#: each of the 5 height relations (:func:`match_nb.foe_worths`), then of activating it
+WF_WORTH = 5
+WF_ROWS = 6
 
 # ------------------------------------------------ S: per figure, int64 (match state)
 S_ALIVE = 0

@@ -4,14 +4,15 @@ Rulebook ``heroscape.txt``; every rule function names its section.  The kernels 
 two tuples of plain arrays (columns in :mod:`analyzer.games.heroscape.match.layout`):
 
 ``st`` (static)  ``hx`` spaces, ``dist`` spaces between spaces, ``los`` line of sight
-                 per height pair, ``tr`` terrain rules, ``fi`` figures, ``fr`` points per
-                 Life, ``ci`` Army Cards, ``gl`` glyphs, ``ew`` expected wounds and
-                 P(wounds >= k) of ``a`` attack against ``d`` defense dice (from
-                 ``rolls.ATTACK``), ``op`` options;
+                 per height pair, target space and viewer space, ``tr`` terrain rules,
+                 ``fi`` figures, ``fr`` points per Life, ``ci`` Army Cards, ``gl``
+                 glyphs, ``ew`` expected wounds and P(wounds >= k) of ``a`` attack
+                 against ``d`` defense dice (from ``rolls.ATTACK``), ``op`` options;
 ``m`` (a match)  ``s`` figures, ``occ`` figure on each space (-1 none), ``gs`` glyphs,
                  ``g`` match values, ``mk`` order markers (``mk[side, 0..3]`` the cards
                  of 1, 2, 3 and X), ``dc`` dice script (``dc[0]`` scripted dice in
-                 ``dc[1:]``), ``rng`` the generator, ``ev`` trace rows, ``wk`` scratch.
+                 ``dc[1:]``), ``rng`` the generator, ``ev`` trace rows, ``wk`` scratch, ``wf``
+                 float scratch.
 """
 
 # ruff: noqa: SIM102, SIM109, SIM110, RUF046  (numba: no generators; int(round()) is needed)
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from numba import types as nt
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analyzer.dice.random_nb import next_u64, roll_die
 from analyzer.games.heroscape.match.layout import (
@@ -98,6 +100,8 @@ from analyzer.games.heroscape.match.layout import (
     H_NB,
     H_OBSTACLE,
     H_ORDER_B,
+    H_RANK_B,
+    H_STEP,
     H_TERRAIN,
     H_ZONE,
     O_CHARGE,
@@ -161,6 +165,7 @@ from analyzer.games.heroscape.match.layout import (
     TR_STOP,
     TR_WATER,
     TR_WELLSPRING,
+    WF_WORTH,
     WK_ROWS,
 )
 from analyzer.match.paired_nb import paired_gain_se
@@ -174,7 +179,7 @@ I1, I2 = nt.int64[::1], nt.int64[:, ::1]
 ST = nt.Tuple(
     (I2, I2, nt.uint8[:, :, ::1], I2, I2, nt.float64[:, ::1], I2, I2, nt.float64[:, :, ::1], I1)
 )
-MT = nt.Tuple((I2, I1, I2, I1, I2, I1, nt.uint64[::1], I2, I2))
+MT = nt.Tuple((I2, I1, I2, I1, I2, I1, nt.uint64[::1], I2, I2, nt.float64[:, ::1]))
 #: Helpers that never allocate are compiled with ``_nrt=False``: no atomic reference
 #: counting of the array tuples on every call (it took ~35% of greedy play time).
 BIG = 1 << 30
@@ -286,10 +291,10 @@ def sees(st, m, i, hi, j):
     ("Line of Sight": Target Point to Hit Zone, tables from ``scenario.sight_tables``)."""
     los, fi, op, s = st[2], st[4], st[9], m[0]
     row = fi[i, F_HCLASS] * op[O_NHC] + fi[j, F_HCLASS]
-    if los[row, hi, s[j, S_HEX]] != 0:
+    if los[row, s[j, S_HEX], hi] != 0:  # los[pair, target space, viewer space]
         return True
     t = s[j, S_TAIL]
-    return t >= 0 and los[row, hi, t] != 0
+    return t >= 0 and los[row, t, hi] != 0
 
 
 @njit([(ST, MT, I64)], cache=True, _nrt=False)
@@ -560,11 +565,17 @@ def special_attack(st, m, i, j, line_dir):
 def can_target(st, m, i, j, rng_value):
     """ "Engagement": an engaged figure targets only figures it is engaged with (no line of
     sight needed); else "Range" (spaces, levels not counted) and line of sight."""
+    return can_target_eng(st, m, i, j, rng_value, engaged(st, m, i))
+
+
+@njit(cache=True, _nrt=False)
+def can_target_eng(st, m, i, j, rng_value, eng):
+    """:func:`can_target` with ``eng`` = ``engaged(st, m, i)`` (the same for every target)."""
     fi, s = st[4], m[0]
     if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
         return False
     d = fig_dist(st, m, i, j)
-    if engaged(st, m, i):
+    if eng:
         return d == 1
     if d > rng_value:
         return False
@@ -601,9 +612,12 @@ def reach(st, m, i):
     """Movement costs from ``i``'s space into ``wk[W_COST]`` and predecessors into
     ``wk[W_PREV]`` ("Normal Movement": 1 per space plus 1 per level up; down costs 1;
     "Obstacles" never entered; "Overhangs": not through a gap lower than the figure;
-    enemies block, friends may be passed; "Flying": 1 per space over anything)."""
+    enemies block, friends may be passed; "Flying": 1 per space over anything).
+    The spaces reached, as a bit set in the side's scan order, into ``wk[W_SEEN]`` (what
+    greedy's :func:`choose_destination` scores)."""
     hx, fi, s, occ, wk = st[0], st[4], m[0], m[1], m[8]
     nh = hx.shape[0]
+    nw = (nh + 63) >> 6
     cost = wk[W_COST]
     prev = wk[W_PREV]
     expose = wk[W_EXPOSE]
@@ -621,59 +635,62 @@ def reach(st, m, i):
                         n = hx[t, H_NB + q]
                         if n >= 0:
                             mask[n] |= np.int64(1) << np.int64(k)
+    move = fi[i, F_MOVE]
+    # lv[c * nw + w]: bit b set while space 64 w + b has cost c (c <= move), so each cost
+    # level is expanded in ascending space order, as a full scan of the spaces would
+    lv = wk[W_LEVEL]
+    side = fi[i, F_SIDE]
+    # got[side * nw + w]: the spaces reached, by number (A) or by rank in B's scan order
+    got = wk[W_SEEN]
+    for q in range((move + 1) * nw):
+        lv[q] = 0
+    for q in range(2 * nw):
+        got[q] = 0
     start = s[i, S_HEX]
     cost[start] = 0
-    seen = wk[W_SEEN]  # the spaces given a cost, in the order they got one
-    level = wk[W_LEVEL]  # the spaces of cost c, ascending (the order of a full scan)
-    seen[0] = start
-    ns = 1
-    move = fi[i, F_MOVE]
+    lv[start >> 6] |= np.int64(1) << np.int64(start & 63)
+    rk = start if side == 0 else hx[start, H_RANK_B]
+    got[side * nw + (rk >> 6)] |= np.int64(1) << np.int64(rk & 63)
     fly = (fi[i, F_POWERS] & P_FLYING) != 0
-    side = fi[i, F_SIDE]
     height = fi[i, F_HEIGHT]
     for c in range(move):  # no space gets cost c while cost c is expanded (steps >= 1)
-        nl = 0
-        for q in range(ns):
-            h = seen[q]
-            if cost[h] == c:
-                p = nl
-                while p > 0 and level[p - 1] > h:
-                    level[p] = level[p - 1]
-                    p -= 1
-                level[p] = h
-                nl += 1
-        for b in range(nl):
-            h = level[b]
-            if h != start and not fly and stops_on(st, m, i, h, prev):
-                continue
-            for k in range(6):
-                n = hx[h, H_NB + k]
-                if n < 0:
+        for w in range(nw):
+            x = lv[c * nw + w]
+            while x != 0:
+                h = (w << 6) + trailing_zeros(x)
+                x &= x - 1
+                if h != start and not fly and stops_on(st, m, i, h, prev):
                     continue
-                if fly:
-                    step = 1
-                else:
-                    if hx[n, H_OBSTACLE] > 0:
+                for k in range(6):
+                    n = hx[h, H_NB + k]
+                    if n < 0:
                         continue
-                    if hx[n, H_GAP] > 0 and height > hx[n, H_GAP]:
+                    # the cost first (most neighbours already have a lower one), then
+                    # the walker's other checks (obstacles: H_STEP is STEP_NONE)
+                    nc = c + (1 if fly else hx[h, H_STEP + k])
+                    old = cost[n]
+                    if nc > move or nc > old:
                         continue
-                    o = occ[n]
-                    if o >= 0 and fi[o, F_SIDE] != side:
-                        continue
-                    step = 1 + max(hx[n, H_LEVEL] - hx[h, H_LEVEL], 0)
-                nc = c + step
-                if nc > move or nc > cost[n]:
-                    continue
-                ex = expose[h]
-                if not fly:
-                    ex += bits(mask[h] & ~mask[n])
-                if nc < cost[n] or ex < expose[n]:
-                    if cost[n] == BIG:
-                        seen[ns] = n
-                        ns += 1
-                    cost[n] = nc
-                    prev[n] = h
-                    expose[n] = ex
+                    if not fly:
+                        if hx[n, H_GAP] > 0 and height > hx[n, H_GAP]:
+                            continue
+                        o = occ[n]
+                        if o >= 0 and fi[o, F_SIDE] != side:
+                            continue
+                    ex = expose[h]
+                    if not fly:
+                        ex += bits(mask[h] & ~mask[n])
+                    if nc < old or ex < expose[n]:
+                        bit = np.int64(1) << np.int64(n & 63)
+                        if old == BIG:
+                            rk = n if side == 0 else hx[n, H_RANK_B]
+                            got[side * nw + (rk >> 6)] |= np.int64(1) << np.int64(rk & 63)
+                        elif old != nc:
+                            lv[old * nw + (n >> 6)] &= ~bit
+                        lv[nc * nw + (n >> 6)] |= bit
+                        cost[n] = nc
+                        prev[n] = h
+                        expose[n] = ex
     return start
 
 
@@ -929,17 +946,49 @@ def foe_context(st, m, i):
     return n
 
 
+@njit(cache=True, _nrt=False)
+def relation(li, lj):
+    """The height relation of a base on level ``li`` to one on ``lj`` (``height_dice`` both
+    ways): 0 more than 10 levels higher, 1 higher, 2 level, 3 lower, 4 more than 10 lower."""
+    dl = li - lj
+    if dl > 10:
+        return 0
+    if dl > 0:
+        return 1
+    if dl == 0:
+        return 2
+    if dl >= -10:
+        return 3
+    return 4
+
+
+@njit(cache=True, _nrt=False)
+def foe_worths(st, m, i, atk, nfoe):
+    """Greedy worth of a normal attack of ``i`` (Attack ``atk``) on each of the ``nfoe``
+    enemies of :func:`foe_context` from each height relation (:func:`relation`) into
+    ``wf[relation, enemy]``: what :func:`best_attack_from` looks up per space."""
+    fi, s, wk, wf = st[4], m[0], m[8], m[9]
+    for q in range(nfoe):
+        j = wk[W_FLIST, q]
+        left = fi[j, F_LIFE] - s[j, S_WOUNDS]
+        for r in range(5):
+            li = 11 if r == 0 else (1 if r == 1 else 0)
+            lj = 1 if r == 3 else (11 if r == 4 else 0)
+            a = atk + height_dice(li, lj)
+            dd = wk[W_FDEF_HIGH if li > lj else W_FDEF_LOW, j] + height_dice(lj, li)
+            e, pk = expected(st, a, dd, left)
+            wf[r, j] = target_worth(st, m, j, e, pk)
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def best_attack_from(st, m, i, h, atk, rv, nfoe):
+def best_attack_from(st, m, i, h, atk, rv, nfoe, near):
     """Greedy worth of ``i``'s best normal attack from space ``h`` (Attack ``atk``, Range
     ``rv``; the ``nfoe`` enemies from :func:`foe_context`, their distances from ``h`` in
-    ``wk[W_FDIST]``) as ``normal_dice`` and "Engagement" say, and of its best attack next
-    turn on an enemy it cannot attack now but could reach (within Move + Range)."""
-    hx, fi, s, wk = st[0], st[4], m[0], m[8]
-    eng = False
-    for q in range(nfoe):
-        if wk[W_FDIST, wk[W_FLIST, q]] == 1:
-            eng = True
+    ``wk[W_FDIST]``, the nearest ``near``: engaged when 1) as ``normal_dice`` and
+    "Engagement" say, and of its best attack next turn on an enemy it cannot attack now
+    but could reach (within Move + Range)."""
+    hx, fi, wk, wf = st[0], st[4], m[8], m[9]
+    eng = near == 1
     li = hx[h, H_LEVEL]
     reach_next = fi[i, F_MOVE] + rv
     best = 0.0
@@ -950,11 +999,7 @@ def best_attack_from(st, m, i, h, atk, rv, nfoe):
         now = d == 1 if eng else d <= rv and (d == 1 or sees(st, m, i, h, j))
         if not now and d > reach_next:
             continue
-        lj = wk[W_FLEVEL, j]
-        a = atk + height_dice(li, lj)
-        dd = wk[W_FDEF_HIGH if li > lj else W_FDEF_LOW, j] + height_dice(lj, li)
-        e, pk = expected(st, a, dd, fi[j, F_LIFE] - s[j, S_WOUNDS])
-        v = target_worth(st, m, j, e, pk)
+        v = wf[relation(li, wk[W_FLEVEL, j]), j]
         if now:
             if v > best:
                 best = v
@@ -1040,7 +1085,7 @@ def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda
     same sum without its (never positive) threat and risk terms is at most that (an
     exact bound: float sums are monotone), so those terms are not computed."""
     hx, tr, fi, fr, op, s, wk = st[0], st[3], st[4], st[5], st[9], m[0], m[8]
-    best, nxt = best_attack_from(st, m, i, h, atk, rv, nfoe)
+    best, nxt = best_attack_from(st, m, i, h, atk, rv, nfoe, near)
     level = 0.3 * hx[h, H_LEVEL]
     ahead = nxt_w * (NEXT_TURN * nxt)
     closing = cw * max(near - rv, 0) if near < BIG else 0.0
@@ -1103,14 +1148,33 @@ def choose_destination(st, m, i, pol):
     atk = attack_value(st, m, i)
     rv = reach_range(st, m, i)
     top = attack_ceiling(st, m, i, atk)
+    foe_worths(st, m, i, atk, nfoe)
     nxt_w = op[O_THREAT] / 1000.0
     threat_w, cw = greedy_weights(st, m, i, top)
     best = start
     bv = NEG
-    for idx in range(-1, nh):  # the start space first (one call site: inlined)
-        h = start if idx < 0 else scan(hx, side, idx)
-        if idx >= 0 and (h == start or not can_end(st, m, i, h)):
-            continue
+    # the start space first (one call site: inlined), then the spaces reached in the
+    # side's scan order (from the bit sets of :func:`reach`: the other spaces cannot end
+    # the move)
+    nw = (nh + 63) >> 6
+    got = wk[W_SEEN]
+    w = -1
+    x = np.int64(0)
+    h = start
+    while True:
+        if w >= 0:
+            while x == 0 and w < nw:
+                x = got[side * nw + w]
+                w += 1
+            if x == 0:
+                break
+            r = ((w - 1) << 6) + trailing_zeros(x)
+            x &= x - 1
+            h = r if side == 0 else hx[r, H_ORDER_B]
+            if h == start or not can_end(st, m, i, h):
+                continue
+        else:
+            w = 0
         # exact pruning: the worth without its (never positive) threat and risk
         # terms, with the best attack anywhere, cannot beat the best so far
         near = foe_distances(st, m, h, nfoe)
@@ -1165,11 +1229,16 @@ def greedy_weights(st, m, i, top):
 def foe_distances(st, m, h, nfoe):
     """Spaces from ``h`` to each of the ``nfoe`` enemies into ``wk[W_FDIST]`` (after
     :func:`foe_context`); returns the nearest (``BIG``: none)."""
-    wk = m[8]
+    dist, s, wk = st[1], m[0], m[8]
     near = BIG
     for q in range(nfoe):
         k = wk[W_FLIST, q]
-        d = dist_to(st, m, h, k)
+        # dist_to(st, m, h, k) read from k's rows (``dist`` is symmetric): the spaces scored
+        # for one move look up the same few rows
+        d = dist[s[k, S_HEX], h]
+        t = s[k, S_TAIL]
+        if t >= 0 and dist[t, h] < d:
+            d = dist[t, h]
         wk[W_FDIST, k] = d
         if d < near:
             near = d
@@ -1216,12 +1285,13 @@ def attack_with(st, m, i, pol):
     fi, s = st[4], m[0]
     nf = fi.shape[0]
     rv = reach_range(st, m, i)
+    eng = engaged(st, m, i)  # nothing changes until the attack: once for every target
     sp = fi[i, F_SP_KIND]
     n = 0
     best = -1
     bv = 0.0
     for j in range(nf):
-        if can_target(st, m, i, j, rv):
+        if can_target_eng(st, m, i, j, rv, eng):
             n += 1
             if pol != POL_RANDOM:
                 a, d = normal_dice(st, m, i, s[i, S_HEX], j)
@@ -1237,7 +1307,7 @@ def attack_with(st, m, i, pol):
             return False
         k = pick(m, n)
         for j in range(nf):
-            if can_target(st, m, i, j, rv):
+            if can_target_eng(st, m, i, j, rv, eng):
                 if k == 0:
                     normal_attack(st, m, i, j)
                     return True
@@ -1247,7 +1317,7 @@ def attack_with(st, m, i, pol):
     sp_dir = -1
     if sp == SP_EXPLOSION:
         for j in range(nf):
-            if can_target(st, m, i, j, fi[i, F_SP_RANGE]):
+            if can_target_eng(st, m, i, j, fi[i, F_SP_RANGE], eng):
                 v = special_worth(st, m, i, j, 0)
                 if v > bv + 1e-9:
                     bv = v
@@ -1317,7 +1387,7 @@ def card_turn(st, m, c, pol):
     """One Army Card turn ("Take Army Card Turns"): move up to the card's figures
     (silhouettes of a Common card), each chosen figure activated; then attack with the
     activated figures (Double Attack: an additional normal attack)."""
-    fi, ci, s, g, wk = st[4], st[6], m[0], m[3], m[8]
+    fi, ci, s, g, wk, wf = st[4], st[6], m[0], m[3], m[8], m[9]
     first = ci[c, C_FIRST]
     nfig = ci[c, C_NFIG]
     order = wk[W_ORDER]
@@ -1335,11 +1405,13 @@ def card_turn(st, m, c, pol):
             order[q] = order[r]
             order[r] = tmp
     elif acts < n:
+        for q in range(n):  # each figure's worth once (nothing changes while choosing)
+            wf[WF_WORTH, order[q]] = figure_worth(st, m, order[q])
         for q in range(acts):
             bq = q
-            bv = figure_worth(st, m, order[q])
+            bv = wf[WF_WORTH, order[q]]
             for r in range(q + 1, n):
-                v = figure_worth(st, m, order[r])
+                v = wf[WF_WORTH, order[r]]
                 if v > bv:
                     bv = v
                     bq = r
@@ -1959,10 +2031,10 @@ def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a,
     (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written.  Other
     codes: one engine operation on the hand-built match ``m`` (``sandbox.py``) with the
     operands ``a, b, c``."""
-    s, occ, gs, g, mk, dc, rng, ev, wk = m
+    s, occ, gs, g, mk, dc, rng, ev, wk, wf = m
     m2 = (
         s.copy(), occ.copy(), gs.copy(), np.zeros(G_COLS, np.int64), mk.copy(), dc, rng.copy(),
-        ev, np.zeros_like(wk),
+        ev, np.zeros_like(wk), np.zeros_like(wf),
     )  # fmt: skip
     if code == OP_BLOCK:
         front_distances(st, m)

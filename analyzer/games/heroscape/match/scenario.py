@@ -134,6 +134,13 @@ def _load(path: Path, stamp: int) -> Scenario:
     # side B scans the map from its own edge: ties between equal choices break the
     # same way for both sides of a map symmetric about its middle row
     hx[:, L.H_ORDER_B] = np.lexsort((hx[:, L.H_COL], -hx[:, L.H_ROW]))
+    hx[hx[:, L.H_ORDER_B], L.H_RANK_B] = np.arange(len(spaces))
+    for i in range(len(spaces)):
+        for k in range(6):
+            n = hx[i, L.H_NB + k]
+            up = hx[n, L.H_LEVEL] - hx[i, L.H_LEVEL]
+            ok = n >= 0 and hx[n, L.H_OBSTACLE] <= 0
+            hx[i, L.H_STEP + k] = 1 + max(up, 0) if ok else L.STEP_NONE
     for zone, side in ((1, "A"), (2, "B")):
         if not np.any(hx[:, L.H_ZONE] == zone):
             raise ConfigError(f"{path}: rows: no start zone {side} (mark spaces with {side})")
