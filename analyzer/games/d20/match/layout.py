@@ -35,7 +35,11 @@ FR_COLS = 2
 # tabulated by run_block once per block into its copy of FR (static for the match-up):
 R_REACH = 2  # longest Reach of the figurine's guns (-1: none), as max_reach(..., False)
 R_BRAWL = 3  # R_BRAWL + j: 1.0 when it does more in HtH than with a gun at j (hth_better)
-FX_COLS = R_BRAWL + MAX_FIG
+#: bits k < 52 (exact in a float64): element k is too high for the figurine to climb over
+#: (at least half its Movement; ``walk`` stops at its foot), by ``tabulate_ter``
+R_TALL = R_BRAWL + MAX_FIG
+FX_COLS = R_TALL + 1
+TALL_BITS = 52
 
 # ------------------------------------------------ TER: per set element, float64
 T_X0 = 0

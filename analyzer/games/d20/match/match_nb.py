@@ -122,6 +122,7 @@ from analyzer.games.d20.match.layout import (
     R_HEIGHT,
     R_RADIUS,
     R_REACH,
+    R_TALL,
     S_ACTED,
     S_ALIVE,
     S_BLOWS,
@@ -154,6 +155,7 @@ from analyzer.games.d20.match.layout import (
     SC_COLS,
     SX_COLS,
     T_COLS,
+    TALL_BITS,
 )
 from analyzer.match import seeding_nb as _seeding
 from analyzer.match import trace_nb as _trace_rows
@@ -383,12 +385,13 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
-@njit((F2, F2, F1, F2, F1), **INNER)
-def tabulate_ter(fr, ter, sc, tx, sx):
+@njit((I2, F2, F2, F1, F2, F1), **INNER)
+def tabulate_ter(fi, fr, ter, sc, tx, sx):
     """``tx`` and ``sx``: ``ter`` and ``sc``, and the elements ``sight`` looks at
     (``S_SBASE``, ``S_NSIGHT``), once per block: an element of difficult terrain or water
     neither blocks nor covers, nor one without a cover grade no higher than every stand
-    (its grade 0 is no cover); the highest first, so that a blocked sightline ends sooner."""
+    (its grade 0 is no cover); the highest first, so that a blocked sightline ends sooner.
+    And in ``fr`` (the block's copy) each figurine's ``R_TALL`` mask (``walk``)."""
     nter = int(sc[S_NTER])
     for c in range(SC_COLS):
         sx[c] = sc[c]
@@ -415,6 +418,13 @@ def tabulate_ter(fr, ter, sc, tx, sx):
         ns += 1
     sx[S_SBASE] = b
     sx[S_NSIGHT] = ns
+    for i in range(fr.shape[0]):
+        tall = 0.0
+        for k in range(min(nter, TALL_BITS)):
+            kind = ter[k, 6]
+            if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
+                tall += float(1 << k)
+        fr[i, R_TALL] = tall
 
 
 @njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), **INNER)
@@ -730,6 +740,8 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
 # =========================================================== movement
 #: Elements from this row on have no bit in a ``near_path`` mask (always looked at).
 MASK_BITS = 62
+#: The bits of a ``near_path`` mask from TALL_BITS on (``R_TALL`` does not hold them).
+TALL_HIGH = ~((1 << TALL_BITS) - 1)
 
 
 @njit((i8, i8, i8), **INNER)
@@ -860,9 +872,12 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     mask = near_path(ter, sc, x0, y0, tx, ty, r + 0.2)
     if mask == 0:
         nter = 0
+    # of them, the elements it may stop at the foot of (``R_TALL``; those from TALL_BITS
+    # on are all looked at), and those that may slow it
+    tall = int(fr[i, R_TALL])
     k = -1
     while True:
-        k = next_near(mask, k, nter)
+        k = next_near(mask & (tall | TALL_HIGH), k, nter)
         if k >= nter:
             break
         kind = ter[k, 6]
@@ -921,7 +936,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
                     if t + 1e-9 < tout < tn:
                         tn = tout
             tm = 0.5 * (t + tn)
-            slow = slow_at(fi, ter, nter, mask, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm)
+            slow = slow_at(fi, ter, nter, mask & ~tall, i, x0 + (tx - x0) * tm, y0 + (ty - y0) * tm)
             mult = 2.0 if slow else 1.0
             cost = (tn - t) * ln * mult
             if cost <= left:
@@ -2319,7 +2334,7 @@ def sandbox_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, 
     fr = fx
     tx = np.zeros((2 * ter.shape[0], T_COLS))
     sx = np.zeros(SX_COLS)
-    tabulate_ter(fr, ter, sc, tx, sx)
+    tabulate_ter(fi, fr, ter, sc, tx, sx)
     ter = tx
     sc = sx
     if code == OP_SHOT:
@@ -2374,7 +2389,7 @@ def run_block(
     fr = fx
     tx = np.zeros((2 * ter.shape[0], T_COLS))
     sx = np.zeros(SX_COLS)
-    tabulate_ter(fr, ter, sc, tx, sx)
+    tabulate_ter(fi, fr, ter, sc, tx, sx)
     ter = tx
     sc = sx
     n = fi.shape[0]
