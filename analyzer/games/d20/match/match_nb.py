@@ -547,10 +547,11 @@ def targetable(fi, fr, p, s, i, j, melee):
     return True
 
 
-@njit((I2, F2, F2, F1, F2, I2, i8, i8, f8), **INNER)
-def shoot_hth_sight(fi, fr, ter, sc, p, s, i, j, d):
-    """``can_shoot`` past its cheap tests (``d``: the gap): HtH, then the sightline."""
-    melee = in_hth(fi, fr, p, s, i)
+@njit((I2, F2, F2, F1, F2, I2, i8, i8, f8, i8), **INNER)
+def shoot_hth_sight(fi, fr, ter, sc, p, s, i, j, d, mel):
+    """``can_shoot`` past its cheap tests (``d``: the gap): HtH, then the sightline.
+    ``mel``: whether ``i`` is in a HtH (``in_hth``; -1: not known, computed here)."""
+    melee = in_hth(fi, fr, p, s, i) if mel < 0 else mel == 1
     if melee and d > max_reach(fi, i, melee):
         return -1
     if not targetable(fi, fr, p, s, i, j, melee):
@@ -561,7 +562,7 @@ def shoot_hth_sight(fi, fr, ter, sc, p, s, i, j, d):
 
 
 @njit(**INLINE)
-def can_shoot_in(fi, fr, ter, sc, p, s, i, j):
+def can_shoot_in(fi, fr, ter, sc, p, s, i, j, mel):
     """Cover of ``j`` if ``i`` may shoot it now (front arc, Reach, HtH, sightline), else -1.
     Compiled into its two busiest callers (``best_attack``, ``move_figure``): the cheap
     tests reject ~80% of the pairs, which then cost no call."""
@@ -573,13 +574,13 @@ def can_shoot_in(fi, fr, ter, sc, p, s, i, j):
         return -1
     if not in_front(p, i, p[j, P_X], p[j, P_Y], fr[j, R_RADIUS]):
         return -1
-    return shoot_hth_sight(fi, fr, ter, sc, p, s, i, j, d)
+    return shoot_hth_sight(fi, fr, ter, sc, p, s, i, j, d, mel)
 
 
 @njit((I2, F2, F2, F1, F2, I2, i8, i8), **INNER)
 def can_shoot(fi, fr, ter, sc, p, s, i, j):
     """``can_shoot_in`` as a call (its other callers)."""
-    return can_shoot_in(fi, fr, ter, sc, p, s, i, j)
+    return can_shoot_in(fi, fr, ter, sc, p, s, i, j, np.int64(-1))
 
 
 # =========================================================== damage and attacks
@@ -1207,6 +1208,10 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
     elif posture == 3:  # hold: out of the enemies' reach, no approach
         tw = 3.0
         aw = 0.0
+    foes = 0  # bit j: enemy j is in play (the same for every candidate)
+    for j in range(fi.shape[0]):
+        if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side:
+            foes |= 1 << j
 
     bv = -BIG
     c = 0
@@ -1239,9 +1244,10 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
         ready_off = 0.0
         threat = 0.0
         near = BIG
-        for j in range(fi.shape[0]):
-            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
-                continue
+        rest = foes
+        while rest != 0:  # the enemies in play, in their order
+            j = trailing_zeros(rest)
+            rest &= rest - 1
             d = dist(x - p[j, P_X], y - p[j, P_Y]) - ri - fr[j, R_RADIUS]
             brawl = fr[i, R_BRAWL + j] > 0.5 or reach < 0
             want = d if brawl else d - reach
@@ -1706,10 +1712,12 @@ def wants_cover(fi, fr, ter, sc, ecp, p, s, rng, i, pol, aimed):
         return pick(rng, 4) == 0
     if aimed >= 0 and may_shoot_seen(fi, fr, p, s, i, aimed):
         return False
+    melee = in_hth(fi, fr, p, s, i)
+    mel = np.int64(1 if melee else 0)
     for j in range(fi.shape[0]):
-        if can_shoot_in(fi, fr, ter, sc, p, s, i, j) >= 0:
+        if can_shoot_in(fi, fr, ter, sc, p, s, i, j, mel) >= 0:
             return False
-    if in_hth(fi, fr, p, s, i):
+    if melee:
         return False
     return threat_now(fi, fr, ter, sc, ecp, p, s, i, p[i, P_X], p[i, P_Y], 0) >= 0.2 * s[i, S_CP]
 
@@ -1837,6 +1845,7 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
     (expected CP + removal chance: focus fire); random: any."""
     side = fi[i, F_SIDE]
     melee = in_hth(fi, fr, p, s, i)
+    mel = np.int64(1 if melee else 0)
     bk = 0
     bt = -1
     bc = -1
@@ -1854,7 +1863,7 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
                 a, pd, _, _ = blow_margin(fi, fr, p, s, i, j)
                 v = attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP])
             else:
-                cov = can_shoot_in(fi, fr, ter, sc, p, s, i, j)
+                cov = can_shoot_in(fi, fr, ter, sc, p, s, i, j, mel)
                 if cov < 0:
                     continue
                 back = rear(p, j, p[i, P_SX], p[i, P_SY])
