@@ -48,7 +48,8 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     spec, n = sys.argv[1], int(sys.argv[2])
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 2026
-    extra = dict(a.split("=", 1) for a in sys.argv[4:])
+    extra: dict[str, object] = dict(a.split("=", 1) for a in sys.argv[4:])
+    extra = {k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in extra.items()}
     only = extra.pop("only", "")
     opts = {"first": "alternate", **extra}
     for name in [x for x in LISTS if not only or x in only.split(",")]:

@@ -513,7 +513,17 @@ def plan_path(X, x, y, gx, gy, r, wx, wy):
     """
     WS = xWS(X)
     G = xG(X)
-    b = corner_slot(xTER(X), G[G_NT], r, WS, G[G_MATCH])
+    # the slot of this match and radius when it is filled (the same slot corner_slot finds:
+    # it never fills two slots for one match and radius), else corner_slot fills one
+    tag = np.float64(G[G_MATCH] + 1)
+    b = np.int64(-1)
+    for s in range(GEO_SLOTS):
+        bs = WS_GEO + s * GEO_SLOT
+        if WS[bs] == tag and WS[bs + 1] == r:
+            b = bs
+            break
+    if b < 0:
+        b = corner_slot(xTER(X), G[G_NT], r, WS, G[G_MATCH])
     if slot_clear(WS, b, x, y, gx, gy):
         wx[0] = gx
         wy[0] = gy

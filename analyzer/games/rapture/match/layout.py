@@ -452,6 +452,9 @@ WS_TVAL = 1408  # per opposing model: heading values (candidates), kill values (
 #: counts, then the models, then the pieces), for the key in WS_NEAR_KEY (model, x, y,
 #: budget, G_MOVES; model -1: none)
 WS_NEAR_KEY = 1460
+#: state_nb._unoverlap: the unit whose models were all found free, and the G_MOVES then
+#: (-1: none)
+WS_UNOVERLAP_KEY = 1466
 #: policies_nb.reach_point: the dry walks of the greedy's move candidates while no model
 #: moves (the decision after an attack scores mostly the same moves): the G_MOVES they
 #: hold for (-1: none), their number, then per walk the model, goal x, goal y, mode and

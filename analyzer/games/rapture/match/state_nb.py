@@ -199,6 +199,7 @@ from analyzer.games.rapture.match.layout import (
     WS_MOVE_WY,
     WS_NEAR_KEY,
     WS_REACH_KEY,
+    WS_UNOVERLAP_KEY,
     WS_WALK_T,
 )
 
@@ -812,6 +813,7 @@ def forget_walks(X):
     WS = xWS(X)
     WS[WS_NEAR_KEY] = -1.0
     WS[WS_REACH_KEY] = -1.0
+    WS[WS_UNOVERLAP_KEY] = -1.0
 
 
 @njit(**INLINE)
@@ -1589,6 +1591,13 @@ def _unoverlap(X, u):
     lead = lead_model(X, u)
     if lead < 0:
         return
+    # every model of u was found free and no model has moved since (G_MOVES): nothing to do
+    # (a squad's move ends with two passes, in restore_formation and after it)
+    WS = xWS(X)
+    G = xG(X)
+    if WS[WS_UNOVERLAP_KEY] == u and WS[WS_UNOVERLAP_KEY + 1] == G[G_MOVES]:
+        return
+    all_free = np.bool_(True)
     first = US[u, US_FIRST]
     for m in range(first, first + US[u, US_N]):
         if MI[m, MI_ALIVE] == 0:
@@ -1597,6 +1606,7 @@ def _unoverlap(X, u):
         y = MF[m, MF_Y]
         if spot_free(X, m, x, y):
             continue
+        found = np.bool_(False)
         for d in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 9.0):
             found, px, py = spot_near(
                 X, m, x, y, d * SF[m, SF_R] / 1.5, MF[lead, MF_X], MF[lead, MF_Y], 1 - side
@@ -1605,6 +1615,11 @@ def _unoverlap(X, u):
                 place(X, m, px, py)
                 ev(X, EV_FORMATION, side, u, m, -1, -1, mm(px), mm(py), 0, 0, 0, 0)
                 break
+        if not found:
+            all_free = np.bool_(False)
+    if all_free:  # a spot found is free of every model, so the earlier ones stay free
+        WS[WS_UNOVERLAP_KEY] = u
+        WS[WS_UNOVERLAP_KEY + 1] = G[G_MOVES]
 
 
 @njit(**INNER)
