@@ -291,7 +291,10 @@ W_STEP = W_BUCKET + MAXB  # per anchor and absolute step (see anchor_steps), the
 W_QUEUE = W_STEP + 1  # the walking-distance field's queue
 W_FIRE = W_QUEUE + 1  # fire values per target, level and rockfall (float64 bits): fire_table
 W_NOVICE = W_FIRE + 1  # Novice Move: least cost and its state per anchor (plans_for)
-W_ROWS = W_NOVICE + 1
+W_RQ = W_NOVICE + 1  # novice_repair: its bucket queue, the old costs it changed, marks and counts
+W_RLOG = W_RQ + 1
+W_RMARK = W_RLOG + 1
+W_ROWS = W_RMARK + 1
 FIRE_ROCK = 8  # rockfall squares on a line that the fire-value table covers
 #: W_STEP bits: terrain and squeeze cost (0..3), a closed door, a friend crossed, contact
 ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
@@ -1929,27 +1932,26 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
             in_contact = ec[a] == 1
             nfl0 = fl & 2 if titan == 1 else fl  # a Titan's free turn comes back each square
             # eight steps: forward, two forward diagonals, two sides, back, two back diagonals
-            for m in range(8):
-                base = STEP_COST[m]
-                if cost + base > budget:
-                    continue
+            # (base cost 1 for the first three, 2 for the others)
+            nm = 8 if cost + 2 <= budget else 3
+            for m in range(nm):
                 d = STEP_DIR[f, m]
                 e = step[8 * a + d]
                 if e < 0:
                     continue
-                extra = e & 3
-                if e & ST_DOOR:
-                    if puny == 1 or m != 0:
-                        continue
-                    extra += door_extra
+                c2 = cost + (1 if m < 3 else 2) + (e & 3)
                 nfl = nfl0
-                if e & ST_FRIEND:
-                    if in_contact:
-                        continue
-                    nfl |= 2
-                if (nfl & 2) and (e & ST_CONTACT):
-                    continue  # never across a friend into contact
-                c2 = cost + base + extra
+                if e > 3:  # a door, a friend or contact (else the common step)
+                    if e & ST_DOOR:
+                        if puny == 1 or m != 0:
+                            continue
+                        c2 += door_extra
+                    if e & ST_FRIEND:
+                        if in_contact:
+                            continue
+                        nfl |= 2
+                    if (nfl & 2) and (e & ST_CONTACT):
+                        continue  # never across a friend into contact
                 if c2 <= budget:
                     na = a + ABS_DX[d] + w * ABS_DY[d]
                     push(dist, par, bucket, nb, (na * 4 + f) * NFLAG + nfl, c2, st)
@@ -2357,6 +2359,202 @@ def progress(fi, sc, wk, i, x, y, here):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def rpush(dist, cnt, queue, logr, v, c2, seg, logcap):
+    """:func:`novice_repair`'s push: ``v`` to cost ``c2`` if cheaper, its old cost logged;
+    False if the scratch is full."""
+    if c2 >= dist[v]:
+        return True
+    nlog = cnt[MAXB]
+    if nlog >= logcap or cnt[c2] >= seg:
+        return False
+    logr[2 * nlog] = v
+    logr[2 * nlog + 1] = dist[v]
+    cnt[MAXB] = nlog + 1
+    dist[v] = c2
+    queue[c2 * seg + cnt[c2]] = v
+    cnt[c2] += 1
+    return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def novice_expand(fi, sc, wk, i, u, c, lim, turns, seg, logcap):
+    """:func:`reach`'s expansion of state ``u`` at cost ``c`` in the Novice Move search
+    (doors free, W_ENTER and W_STEP of the Novice search), budget ``lim``, pushed by
+    :func:`rpush`; ``turns``: the turns too (else the steps only).  False on overflow."""
+    w = sc[S_W]
+    na_ = w * sc[S_H]
+    dist = wk[W_DIST].view(np.int32)
+    cnt = wk[W_RMARK, na_ : na_ + MAXB + 1]
+    queue = wk[W_RQ]
+    logr = wk[W_RLOG]
+    ec = wk[W_EC]
+    step = wk[W_STEP]
+    done = step[8 * na_ : 9 * na_]
+    titan = fi[i, F_TITAN]
+    puny = fi[i, F_PUNY]
+    fl = u & (NFLAG - 1)
+    f = (u // NFLAG) & 3
+    a = u // (NFLAG * 4)
+    if turns:
+        tc = 1 if (fl & 1) else 0
+        c2 = c + tc
+        if c2 <= lim:
+            v = (a * 4 + ((f + 1) & 3)) * NFLAG + (fl | 1)
+            if not rpush(dist, cnt, queue, logr, v, c2, seg, logcap):
+                return False
+            v = (a * 4 + ((f + 3) & 3)) * NFLAG + (fl | 1)
+            if not rpush(dist, cnt, queue, logr, v, c2, seg, logcap):
+                return False
+    if c + 1 > lim:
+        return True
+    if turns:
+        v = (a * 4 + ((f + 2) & 3)) * NFLAG + (fl | 1)
+        if not rpush(dist, cnt, queue, logr, v, c + 1, seg, logcap):
+            return False
+    if done[a] == 0:
+        anchor_steps(fi, sc, wk, i, a)
+        done[a] = 1
+    in_contact = ec[a] == 1
+    nfl0 = fl & 2 if titan == 1 else fl
+    for m in range(8):
+        base = STEP_COST[m]
+        if c + base > lim:
+            continue
+        d = STEP_DIR[f, m]
+        e = step[8 * a + d]
+        if e < 0:
+            continue
+        extra = e & 3
+        if e & ST_DOOR:
+            if puny == 1 or m != 0:
+                continue  # in Moving Mode a door costs nothing more
+        nfl = nfl0
+        if e & ST_FRIEND:
+            if in_contact:
+                continue
+            nfl |= 2
+        if (nfl & 2) and (e & ST_CONTACT):
+            continue
+        c2 = c + base + extra
+        if c2 <= lim:
+            na = a + ABS_DX[d] + w * ABS_DY[d]
+            if not rpush(dist, cnt, queue, logr, (na * 4 + f) * NFLAG + nfl, c2, seg, logcap):
+                return False
+    return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def undo_repair(wk, n):
+    """Give back the plain search's costs that :func:`novice_repair` changed."""
+    dist = wk[W_DIST].view(np.int32)
+    logr = wk[W_RLOG]
+    for k in range(n - 1, -1, -1):
+        dist[logr[2 * k]] = logr[2 * k + 1]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def novice_repair(fi, mp, cell, sc, s, occ, wk, nb, i, lim):
+    """The Novice Move search's costs within ``lim`` (:func:`reach` with ``moving_mode``
+    and ``novice``, budget ``lim``) from the plain search just run (budget >= ``lim`` + 1)
+    instead of a search of its own.  The Novice graph has every plain step at the same or
+    a lower cost; they differ only in the steps whose target or diagonal side anchors
+    overlap an enemy Novice Move shoves aside (:func:`square_class` 3, not 2) or a closed
+    door (free in Moving Mode; not for a Titan either way).  So the plain costs are
+    exact except downstream of such a step: the plain states at cost < ``lim`` on an
+    anchor one step (or less) from those squares take their steps again in the Novice
+    graph, and every state made cheaper is expanded in full, in order of cost (a bucket
+    queue in W_RQ).  Costs above ``lim`` stay the plain search's (nothing reads them).
+    Returns the number of states changed (their old costs logged in W_RLOG, given back
+    by :func:`undo_repair`; parents are not set: execute runs the Novice search again
+    for a Novice Move), or -1 if the scratch overflowed (then nothing is changed)."""
+    w = sc[S_W]
+    h = sc[S_H]
+    na_ = w * h
+    ns = na_ * 4 * NFLAG
+    z = fi[i, F_SIZE]
+    if lim < 0 or lim >= MAXB - 2:
+        return -1
+    dist = wk[W_DIST].view(np.int32)
+    bucket = wk[W_BUCKET : W_BUCKET + MAXB]
+    mark = wk[W_RMARK]  # marks, then counts per cost and the log's size
+    cnt = wk[W_RMARK, na_ : na_ + MAXB + 1]
+    queue = wk[W_RQ]
+    done = wk[W_STEP, 8 * na_ : 9 * na_]
+    seg = ns // (lim + 1)
+    logcap = ns // 2
+    mark_enter(fi, mp, cell, sc, s, occ, wk, i, ONE)
+    for c in range(na_):
+        done[c] = 0
+        mark[c] = 0
+    for c in range(MAXB + 1):
+        cnt[c] = 0
+    for j in range(fi.shape[0] + 1):
+        if j < fi.shape[0]:
+            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE] or s[j, S_MODE] == M_DC:
+                continue
+            if fi[j, F_TITAN] == 1 and fi[j, F_SIZE] == 2 and fi[i, F_TITAN] == 0:
+                continue
+            boxes_mark(mark, w, h, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
+        elif fi[i, F_TITAN] == 0:
+            for y in range(h):
+                for x in range(w):
+                    if mp[y, x] == C_DOOR and cell[y, x] == 0:
+                        boxes_mark(mark, w, h, z, np.int64(x), np.int64(y), ONE)
+    ok = True
+    for c in range(lim + 1):
+        if c < lim:  # the plain states at cost c next to a difference: their steps again
+            for q in range(nb[c]):
+                u = bucket[c, q]
+                if dist[u] != c or mark[u // (NFLAG * 4)] == 0:
+                    continue
+                if not novice_expand(fi, sc, wk, i, u, np.int64(c), lim, NO, seg, logcap):
+                    ok = False
+                    break
+        if not ok:
+            break
+        q = 0
+        while q < cnt[c]:
+            u = queue[c * seg + q]
+            q += 1
+            if dist[u] != c:
+                continue
+            if not novice_expand(fi, sc, wk, i, u, np.int64(c), lim, YES, seg, logcap):
+                ok = False
+                break
+        if not ok:
+            break
+    n = cnt[MAXB]
+    if not ok:
+        undo_repair(wk, n)
+        return -1
+    return n
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def boxes_mark(mark, w, h, z, bx, by, bz):
+    """Mark (in ``mark``) the anchors of a base of size ``z`` one step (or less) from
+    overlapping the square box (bx, by, size bz)."""
+    for ay in range(max(0, by - z), min(h - z, by + bz) + 1):
+        for ax in range(max(0, bx - z), min(w - z, bx + bz) + 1):
+            mark[ay * w + ax] = 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def novice_table(fi, s, sc, wk, i, mv):
+    """W_NOVICE per anchor: the least cost and its state of the Novice Move search in W_DIST
+    within ``mv``, facing as :func:`facing_state` (BIG where none)."""
+    w = sc[S_W]
+    z = fi[i, F_SIZE]
+    for y in range(sc[S_H] - z + 1):
+        for x in range(w - z + 1):
+            c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
+            if least_cost_at(wk, w, x, y) <= mv:
+                c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
+            wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
+            wk[W_NOVICE, 2 * (y * w + x) + 1] = st
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shove_near(fi, s, i, mv):
     """Whether an enemy ``i``'s Novice Move could shove aside stands within ``mv`` squares
     ("2 / Novice Move": not one in Defensive Combat, nor a Titan on a large base)."""
@@ -2417,7 +2615,9 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
 
     ``prune`` (greedy's own choice, :func:`best_plan` of the list): a Firing or ambush plan
     whose upper bound scores below the best plan so far is not evaluated (no sightlines):
-    it could not be chosen, so the choice is the same (random and strong use every plan)."""
+    it could not be chosen, so the choice is the same (random and strong use every plan);
+    so are the Novice Move plans (no Novice search) when their bound, the progress to
+    the goal from where he stands, is below it."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
@@ -2432,15 +2632,6 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     # Moving Mode's levels 2-6 ("Moving"); a victim of Skilled or Expert Move has none
     ml = (sc[S_MOVE_LEVELS] >> fi[i, F_SIDE]) & 1 == 1 and s[i, S_STOPPED] == 0 and mv > 0
     novice = ml and mvl >= 2 and shove_near(fi, s, i, mv)
-    if novice:  # its own search first: the last one's paths are those execute follows
-        reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE)
-        for y in range(h - z + 1):
-            for x in range(w - z + 1):
-                c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
-                if least_cost_at(wk, w, x, y) <= mv:
-                    c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
-                wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
-                wk[W_NOVICE, 2 * (y * w + x) + 1] = st
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
     clear_fire_table(fi, wk)
     amb_w = 0.0
@@ -2536,6 +2727,18 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                 bi = plans[k, P_SCORE_X1000]
         if can_fire:
             fire_ub = fire_bound(fi, s, tab, sc, wk, i)
+        # a Novice Move plan scores at most its progress, 0.12 x here (progress)
+        if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
+            novice = False
+    if novice:  # the Novice search's costs from the plain one's (execute follows its paths)
+        nlog = novice_repair(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
+        if nlog >= 0:
+            novice_table(fi, s, sc, wk, i, mv)
+            undo_repair(wk, nlog)
+        else:  # scratch overflow: a search of its own, then the plain one again
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE)
+            novice_table(fi, s, sc, wk, i, mv)
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
             near = least_cost_at(wk, w, x, y) <= budget
