@@ -156,8 +156,11 @@ class HeroscapeMatchEngine(PackageKernels, ArmyListSides):
         M = kernels()
         m = self.match_state(arrays, events)
         chk = bool(check) or bool(arrays[9][L.O_CHECK])
+        op = arrays[9]
+        strong = L.POL_STRONG in (int(op[L.O_POL_A]), int(op[L.O_POL_A + 1]))
+        entry = M.run_block_strong if strong else M.run_block  # rollouts compiled if needed
         return int(
-            M.run_block(
+            entry(
                 tuple(arrays), m, state, int(self.match_block), int(first), int(count),
                 rec, urec, events is not None, chk, M.OP_BLOCK, 0, 0, 0,
             )

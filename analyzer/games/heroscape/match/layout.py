@@ -20,7 +20,9 @@ H_ORDER_B = 13  # row k: the k-th space in side B's scan order (rows from B's ed
 H_RANK_B = 14  # the space's place in side B's scan order (row k: H_ORDER_B[H_RANK_B[k]] == k)
 H_STEP = 15  # H_STEP + k: movement cost of walking onto neighbour k (1 + levels up; a
 #  large number when there is none or it is an obstacle)
-HX_COLS = 21
+H_NGAP = 21  # H_NGAP + k: neighbour k's overhang gap (STEP_NONE: none), for reach
+H_STOPS = 27  # the space's terrain: 1 molten lava, 2 stops a walker (TR_STOP), 4 water
+HX_COLS = 28
 STEP_NONE = 1 << 40
 
 # ------------------------------------------------ TR: per terrain code, int64 (static)
@@ -152,11 +154,12 @@ POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
 
 #: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
-WK_ROWS = 20
+WK_ROWS = 22
 #: rows of the float scratch ``wf`` (by figure): greedy's worth of attacking an enemy from
-#: each of the 5 height relations (:func:`match_nb.foe_worths`), then of activating it
-WF_WORTH = 5
-WF_ROWS = 6
+#: each of the 5 height relations (:func:`match_nb.foe_worths`), of activating it, the
+#: worth of each Army Card's turn and of its figures (:func:`match_nb.place_markers`)
+WF_WORTH, WF_VAL, WF_WS = 5, 6, 7
+WF_ROWS = 8
 
 # ------------------------------------------------ S: per figure, int64 (match state)
 S_ALIVE = 0

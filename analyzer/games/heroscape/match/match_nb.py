@@ -98,10 +98,12 @@ from analyzer.games.heroscape.match.layout import (
     H_GAP,
     H_LEVEL,
     H_NB,
+    H_NGAP,
     H_OBSTACLE,
     H_ORDER_B,
     H_RANK_B,
     H_STEP,
+    H_STOPS,
     H_TERRAIN,
     H_ZONE,
     O_CHARGE,
@@ -165,7 +167,9 @@ from analyzer.games.heroscape.match.layout import (
     TR_STOP,
     TR_WATER,
     TR_WELLSPRING,
+    WF_VAL,
     WF_WORTH,
+    WF_WS,
     WK_ROWS,
 )
 from analyzer.match.paired_nb import paired_gain_se
@@ -198,7 +202,10 @@ W_FDIST = 14  # spaces from the space being scored
 #: the spaces holding a Glyph (while greedy scores them), each space's distance to the
 #: other start zone (set once per block, :func:`front_distances`); :func:`reach`'s lists
 W_FLIST, W_GMARK, W_FRONT, W_SEEN, W_LEVEL = 15, 16, 17, 18, 19
-assert W_LEVEL + 1 == WK_ROWS
+#: ... and, by enemy figure, the line-of-sight table row of the moving figure looking at
+#: it, and its Move + Range (:func:`foe_context`)
+W_FROW, W_FREACH = 20, 21
+assert W_FREACH + 1 == WK_ROWS
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
@@ -370,6 +377,34 @@ def defense_on(st, j, h, t, gerda, attacker_higher):
     if gerda:
         v += 1
     return max(v, 0)
+
+
+@njit(cache=True, _nrt=False)
+def defense_pair(st, j, h, t, gerda):
+    """``defense_on(st, j, h, t, gerda, False)`` and ``(..., True)`` in one pass (they
+    differ only by Defend the Deep)."""
+    hx, tr, fi = st[0], st[3], st[4]
+    v = fi[j, F_DEFENSE]
+    ta = hx[h, H_TERRAIN]
+    shadow = tr[ta, TR_SHADOW]
+    water = tr[ta, TR_WATER]
+    neg = min(tr[ta, TR_DEFENSE], 0)
+    if t >= 0:
+        tb = hx[t, H_TERRAIN]
+        shadow = max(shadow, tr[tb, TR_SHADOW])
+        water = max(water, tr[tb, TR_WATER])
+        neg = min(neg, tr[tb, TR_DEFENSE])
+    if (fi[j, F_POWERS] & P_OBFUSCATION) != 0:
+        shadow = 1
+    if shadow != 0 and fi[j, F_SIZE] <= 2:
+        v += 1
+    v += neg
+    if gerda:
+        v += 1
+    deep = (fi[j, F_POWERS] & P_DEEP) != 0
+    low = v + 2 if deep and water != 0 else v
+    high = v + 2 if deep else v
+    return max(low, 0), max(high, 0)
 
 
 @njit([(ST, MT, I64, I64, BOOL)], cache=True, _nrt=False)
@@ -591,15 +626,15 @@ def stops_on(st, m, i, h, prev):
     """Whether a walking figure that entered ``h`` must end its move there: "Water"
     (Swim: no; a double-space figure only on its 2nd adjacent water space), "Molten
     Lava", a Power Glyph ("Power Glyphs": it must stop there)."""
-    hx, tr, fi, gl, gs = st[0], st[3], st[4], st[7], m[2]
-    te = hx[h, H_TERRAIN]
-    if tr[te, TR_MOLTEN] != 0:
+    hx, fi, gl, gs = st[0], st[4], st[7], m[2]
+    f = hx[h, H_STOPS]  # the terrain's TR_MOLTEN, TR_STOP and TR_WATER as bits
+    if (f & 1) != 0:
         return True
-    if tr[te, TR_STOP] != 0 and (fi[i, F_POWERS] & P_SWIM) == 0:
+    if (f & 2) != 0 and (fi[i, F_POWERS] & P_SWIM) == 0:
         if fi[i, F_DOUBLE] == 0:
             return True
         p = prev[h]
-        if p >= 0 and tr[hx[p, H_TERRAIN], TR_WATER] != 0:
+        if p >= 0 and (hx[p, H_STOPS] & 4) != 0:
             return True
     for q in range(gl.shape[0]):
         if gs[q, GS_HEX] == h and gl[q, GL_KIND] <= G_HAUKELAND:
@@ -672,7 +707,7 @@ def reach(st, m, i):
                     if nc > move or nc > old:
                         continue
                     if not fly:
-                        if hx[n, H_GAP] > 0 and height > hx[n, H_GAP]:
+                        if height > hx[h, H_NGAP + k]:  # an overhang's gap (H_GAP)
                             continue
                         o = occ[n]
                         if o >= 0 and fi[o, F_SIDE] != side:
@@ -927,8 +962,14 @@ def foe_context(st, m, i):
     enemy, Range (Ivor), Attack (Astrid), Defense against an attacker not higher /
     higher, level, and whether ``i`` is adjacent to it now; the enemies in figure order
     in ``wk[W_FLIST]`` (their count returned)."""
-    fi, s, wk = st[4], m[0], m[8]
+    fi, op, s, g, wk = st[4], st[9], m[0], m[3], m[8]
     side = fi[i, F_SIDE]
+    # reach_range, attack_value and defense_value of each enemy, with the enemy side's
+    # Glyphs of Ivor, Astrid and Gerda looked up once
+    other = 1 - side
+    ivor = glyph_held(st, m, other, G_IVOR)
+    astrid = glyph_held(st, m, other, G_ASTRID)
+    gerda = glyph_held(st, m, other, G_GERDA)
     n = 0
     for k in range(fi.shape[0]):
         foe = s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side
@@ -937,10 +978,15 @@ def foe_context(st, m, i):
             continue
         wk[W_FLIST, n] = k
         n += 1
-        wk[W_FRANGE, k] = reach_range(st, m, k)
-        wk[W_FATTACK, k] = attack_value(st, m, k)
-        wk[W_FDEF_LOW, k] = defense_value(st, m, k, s[k, S_HEX], False)
-        wk[W_FDEF_HIGH, k] = defense_value(st, m, k, s[k, S_HEX], True)
+        r = fi[k, F_RANGE]
+        wk[W_FRANGE, k] = r + 4 if r >= 4 and ivor else r
+        a = fi[k, F_ATTACK] + g[G_CHARGE + other]
+        wk[W_FATTACK, k] = a + 1 if astrid else a
+        low, high = defense_pair(st, k, s[k, S_HEX], s[k, S_TAIL], gerda)
+        wk[W_FDEF_LOW, k] = low
+        wk[W_FDEF_HIGH, k] = high
+        wk[W_FROW, k] = fi[i, F_HCLASS] * op[O_NHC] + fi[k, F_HCLASS]
+        wk[W_FREACH, k] = fi[k, F_MOVE] + wk[W_FRANGE, k]
         wk[W_FLEVEL, k] = level_of(st, m, k)
         wk[W_FADJ, k] = 1 if fig_dist(st, m, i, k) == 1 else 0
     return n
@@ -987,7 +1033,7 @@ def best_attack_from(st, m, i, h, atk, rv, nfoe, near):
     ``wk[W_FDIST]``, the nearest ``near``: engaged when 1) as ``normal_dice`` and
     "Engagement" say, and of its best attack next turn on an enemy it cannot attack now
     but could reach (within Move + Range)."""
-    hx, fi, wk, wf = st[0], st[4], m[8], m[9]
+    hx, los, fi, s, wk, wf = st[0], st[2], st[4], m[0], m[8], m[9]
     eng = near == 1
     li = hx[h, H_LEVEL]
     reach_next = fi[i, F_MOVE] + rv
@@ -996,7 +1042,15 @@ def best_attack_from(st, m, i, h, atk, rv, nfoe, near):
     for q in range(nfoe):
         j = wk[W_FLIST, q]
         d = wk[W_FDIST, j]
-        now = d == 1 if eng else d <= rv and (d == 1 or sees(st, m, i, h, j))
+        if eng:
+            now = d == 1
+        elif d > rv:
+            now = False
+        elif d == 1:
+            now = True
+        else:  # sees(st, m, i, h, j) with its table row from foe_context
+            r, t = wk[W_FROW, j], s[j, S_TAIL]
+            now = los[r, s[j, S_HEX], h] != 0 or (t >= 0 and los[r, t, h] != 0)
         if not now and d > reach_next:
             continue
         v = wf[relation(li, wk[W_FLEVEL, j]), j]
@@ -1020,8 +1074,7 @@ def threat_on(st, m, i, h, nfoe, gerda):
     li = hx[h, H_LEVEL]
     left = fi[i, F_LIFE] - s[i, S_WOUNDS]
     t = s[i, S_TAIL] if h == s[i, S_HEX] else -1  # if it stood on h (own tail ignored)
-    d_low = defense_on(st, i, h, t, gerda, False)
-    d_high = defense_on(st, i, h, t, gerda, True)
+    d_low, d_high = defense_pair(st, i, h, t, gerda)
     tot = 0.0
     top = 0.0
     card = -1
@@ -1032,9 +1085,9 @@ def threat_on(st, m, i, h, nfoe, gerda):
             tot = 0.0 if op[O_THREAT_ALL] == 0 else tot
             card = fi[k, F_CARD]
         d = wk[W_FDIST, k]
-        rk = wk[W_FRANGE, k]
-        if d > fi[k, F_MOVE] + rk:
+        if d > wk[W_FREACH, k]:  # Move + Range
             continue
+        rk = wk[W_FRANGE, k]
         lk = wk[W_FLEVEL, k]
         a = wk[W_FATTACK, k] + height_dice(lk, li)
         dd = (d_high if lk > li else d_low) + height_dice(li, lk)
@@ -1484,13 +1537,13 @@ def check_victory(st, m):
 
 
 @njit(cache=True, _nrt=False)
-def top_sum(ws, k):
-    """Sum of the ``k`` largest of ``ws``, largest first (``ws`` is reordered): what
-    ``np.sort(ws)[::-1][:k].sum()`` gives, without compiling a sort."""
+def top_sum(ws, n, k):
+    """Sum of the ``k`` largest of ``ws[:n]``, largest first (``ws`` is reordered): what
+    ``np.sort(ws[:n])[::-1][:k].sum()`` gives, without compiling a sort."""
     tot = 0.0
-    for r in range(min(k, ws.shape[0])):
+    for r in range(min(k, n)):
         b = r
-        for q in range(r + 1, ws.shape[0]):
+        for q in range(r + 1, n):
             if ws[q] > ws[b]:
                 b = q
         tmp = ws[r]
@@ -1505,9 +1558,10 @@ def place_markers(st, m, side, pol):
     """ "Place Order Markers": 1, 2, 3 and the decoy X on the side's own Army Cards.
     Random: uniform over cards with figures; greedy: by the worth of each card's turn,
     halved for each marker already on it (public information only)."""
-    ci, s, mk = st[6], m[0], m[4]
+    ci, s, mk, wf = st[6], m[0], m[4], m[9]
     nc = ci.shape[0]
-    val = np.zeros(nc)
+    val = wf[WF_VAL]  # by card (fewer cards than figures)
+    ws = wf[WF_WS]
     n = 0
     for c in range(nc):
         if ci[c, C_SIDE] != side or not card_alive(st, m, c):
@@ -1517,12 +1571,10 @@ def place_markers(st, m, side, pol):
         if pol == POL_RANDOM:
             val[c] = 1.0
             continue
-        ws = np.zeros(ci[c, C_NFIG])
         for q in range(ci[c, C_NFIG]):
             i = ci[c, C_FIRST] + q
-            if s[i, S_ALIVE] == 1:
-                ws[q] = figure_worth(st, m, i)
-        val[c] = top_sum(ws, ci[c, C_ACTS])
+            ws[q] = figure_worth(st, m, i) if s[i, S_ALIVE] == 1 else 0.0
+        val[c] = top_sum(ws, ci[c, C_NFIG], ci[c, C_ACTS])
     if n == 0:
         for q in range(4):
             mk[side, q] = -1
@@ -1835,7 +1887,8 @@ def rollout_value(st, m, side):
 def play_round(st, m, m2):
     """One round ("The Battle Begins!"): Wellspring, "Place Order Markers", "Roll For
     Initiative" (round 1 with ``first`` other than rules: the chosen side), 6 Player
-    Turns, "End the Round"."""
+    Turns, "End the Round".  The strong policy's markers by its rollouts on ``m2``
+    (:func:`run_block_strong` only; :func:`play_round_plain` for the other policies)."""
     op, g = st[9], m[3]
     start_of_round(st, m)
     if check_victory(st, m):
@@ -1847,6 +1900,29 @@ def play_round(st, m, m2):
         else:
             place_markers(st, m, side, POL_GREEDY if pol == POL_STRONG else pol)
         log_markers(m, side)
+    initiative_and_turns(st, m)
+
+
+@njit(cache=True, inline="always")
+def play_round_plain(st, m):
+    """:func:`play_round` when no side plays the strong policy (:func:`run_block`): the
+    rollouts' code is not compiled into the plain entry."""
+    op = st[9]
+    start_of_round(st, m)
+    if check_victory(st, m):
+        return
+    for side in range(2):
+        pol = op[O_POL_A + side]
+        place_markers(st, m, side, POL_GREEDY if pol == POL_STRONG else pol)
+        log_markers(m, side)
+    initiative_and_turns(st, m)
+
+
+@njit(cache=True, inline="always")
+def initiative_and_turns(st, m):
+    """ "Roll For Initiative" (round 1 with ``first`` other than rules: the chosen side),
+    then the round's Player Turns."""
+    op, g = st[9], m[3]
     if g[G_ROUND] == 1 and (op[O_FORCED] >= 0 or op[O_FIRST] != 0):
         g[G_INIT] = g[G_FIRST]
     else:
@@ -2024,13 +2100,43 @@ def write_record(st, m, rec, urec, row):
 
 @njit(cache=True, nogil=True)
 def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a, b, c):
-    """The one entry kernel (one compile serves the match runner and the rule tests).
+    """The entry kernel of matches without a strong side: play matches ``first .. first +
+    count - 1`` into ``rec`` and ``urec``; match ``k`` is seeded from the block state and
+    ``k % block`` (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows
+    written.  The arguments are those of :func:`run_block_strong` (``code`` must be
+    ``OP_BLOCK``; ``a, b, c`` unused), which the strong policy and the rule tests use: a
+    greedy or random run never compiles the rollouts, and this kernel inlines one round."""
+    g, rng = m[3], m[6]
+    front_distances(st, m)
+    for kk in range(count):
+        k = first + kk
+        seed_match(rng, state, k % block)
+        g[G_TRACE] = 1 if trace else 0
+        g[G_CHECK] = 1 if chk else 0
+        g[G_NEV] = 0
+        # a match: set-up, then rounds until a victory or the round limit
+        setup_match(st, m, k)
+        if g[G_CHECK] != 0:
+            check(st, m)
+        while g[G_END] < 0:
+            play_round_plain(st, m)
+            if g[G_END] < 0:
+                g[G_ROUND] += 1
+        log(
+            m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
+            int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
+        )  # fmt: skip
+        row = kk if rec.shape[0] == count else k
+        write_record(st, m, rec, urec, row)
+    return g[G_NEV] if trace else 0
 
-    ``code`` 0 (``OP_BLOCK``): play matches ``first .. first + count - 1`` into ``rec`` and
-    ``urec``; match ``k`` is seeded from the block state and ``k % block``
-    (``analyzer.match.seeding_nb.seed_match``).  Returns the trace rows written.  Other
-    codes: one engine operation on the hand-built match ``m`` (``sandbox.py``) with the
-    operands ``a, b, c``."""
+
+@njit(cache=True, nogil=True)
+def run_block_strong(st, m, state, block, first, count, rec, urec, trace, chk, code, a, b, c):
+    """The entry kernel of the strong policy and of the rule tests.
+
+    ``code`` 0 (``OP_BLOCK``): as :func:`run_block`.  Other codes: one engine operation on
+    the hand-built match ``m`` (``sandbox.py``) with the operands ``a, b, c``."""
     s, occ, gs, g, mk, dc, rng, ev, wk, wf = m
     m2 = (
         s.copy(), occ.copy(), gs.copy(), np.zeros(G_COLS, np.int64), mk.copy(), dc, rng.copy(),

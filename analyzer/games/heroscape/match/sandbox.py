@@ -9,7 +9,7 @@
 
 With the sample die (``dice.yaml``: 3 skulls, 2 shields, 1 blank) faces 1-3 are skulls,
 4-5 shields and 6 blank.  Every operation runs the engine's own kernels through
-``match_nb.run_block`` (its operation codes: the same compiled entry as the runner).
+``match_nb.run_block_strong`` (its operation codes: the entry kernel of the strong policy).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Sandbox:
         urec = np.zeros((1, 1, 1), dtype=np.int64)
         state = np.zeros(4, dtype=np.uint64)
         return int(
-            M.run_block(
+            M.run_block_strong(
                 tuple(self.arrays), self.m, state, 1, 0, 1, rec, urec, True, False, code, a, b, c
             )
         )

@@ -141,6 +141,15 @@ def _load(path: Path, stamp: int) -> Scenario:
             up = hx[n, L.H_LEVEL] - hx[i, L.H_LEVEL]
             ok = n >= 0 and hx[n, L.H_OBSTACLE] <= 0
             hx[i, L.H_STEP + k] = 1 + max(up, 0) if ok else L.STEP_NONE
+            gap = hx[n, L.H_GAP] if n >= 0 else 0
+            hx[i, L.H_NGAP + k] = gap if gap > 0 else L.STEP_NONE
+    tr = terrain_table()
+    te = hx[:, L.H_TERRAIN]
+    hx[:, L.H_STOPS] = (
+        (tr[te, L.TR_MOLTEN] != 0) * 1
+        + (tr[te, L.TR_STOP] != 0) * 2
+        + (tr[te, L.TR_WATER] != 0) * 4
+    )
     for zone, side in ((1, "A"), (2, "B")):
         if not np.any(hx[:, L.H_ZONE] == zone):
             raise ConfigError(f"{path}: rows: no start zone {side} (mark spaces with {side})")
