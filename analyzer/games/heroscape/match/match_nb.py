@@ -6,8 +6,9 @@ two tuples of plain arrays (columns in :mod:`analyzer.games.heroscape.match.layo
 ``st`` (static)  ``hx`` spaces, ``dist`` spaces between spaces, ``los`` line of sight
                  per height pair, target space and viewer space, ``tr`` terrain rules,
                  ``fi`` figures, ``fr`` points per Life, ``ci`` Army Cards, ``gl``
-                 glyphs, ``ew`` expected wounds and P(wounds >= k) of ``a`` attack
-                 against ``d`` defense dice (from ``rolls.ATTACK``), ``op`` options;
+                 glyphs, ``ew[0, a, d]`` expected wounds and ``ew[k, a, d]``
+                 P(wounds >= k) of ``a`` attack against ``d`` defense dice (from
+                 ``rolls.ATTACK``), ``op`` options;
 ``m`` (a match)  ``s`` figures, ``occ`` figure on each space (-1 none), ``gs`` glyphs,
                  ``g`` match values, ``mk`` order markers (``mk[side, 0..3]`` the cards
                  of 1, 2, 3 and X), ``dc`` dice script (``dc[0]`` scripted dice in
@@ -445,13 +446,13 @@ def normal_dice(st, m, i, hi, j):
 @njit(cache=True, _nrt=False)
 def expected(st, a, d, left):
     """(expected wounds capped at ``left``, P(wounds >= left)) from the exact tables."""
-    ew = st[8]
-    n = ew.shape[0] - 1
+    ew = st[8]  # ew[0, a, d] expected wounds, ew[k, a, d] P(wounds >= k)
+    n = ew.shape[1] - 1
     a = min(a, n)
     d = min(d, n)
-    e = ew[a, d, 0]
-    k = min(max(left, 1), ew.shape[2] - 1)
-    return min(e, float(left)), ew[a, d, k]
+    e = ew[0, a, d]
+    k = min(max(left, 1), ew.shape[0] - 1)
+    return min(e, float(left)), ew[k, a, d]
 
 
 # =========================================================== wounds and destruction
