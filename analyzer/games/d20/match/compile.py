@@ -301,9 +301,22 @@ def compile_arrays(
         fr[i, L.R_RADIUS] = options["large_radius"] if large else options["standard_radius"]
         fr[i, L.R_HEIGHT] = LARGE_HEIGHT if large else STANDARD_HEIGHT
     rows, names, term = _elements(scen)
-    ter = np.zeros((max(len(rows), 1), L.T_COLS))
+    # after the elements, those a sightline can meet, highest first (``sight``): an element
+    # of difficult terrain or water neither blocks nor covers, nor one without a cover
+    # grade no higher than every stand; the answer does not hang on their order
+    low = float(fr[:, L.R_HEIGHT].min()) if len(fr) else 0.0
+    seen = [
+        r
+        for r in rows
+        if r[L.T_KIND] not in (L.K_DIFFICULT, L.K_WATER) and (r[L.T_COVER] > 0 or r[L.T_H] > low)
+    ]
+    seen.sort(key=lambda r: -r[L.T_H])  # stable: equally high ones in their order
+    base = max(len(rows), 1)
+    ter = np.zeros((base + len(seen), L.T_COLS))
     for k, row in enumerate(rows):
         ter[k] = row
+    for k, row in enumerate(seen):
+        ter[base + k] = row
     sc = np.zeros(L.SC_COLS)
     sc[L.S_W] = scen.table.width
     sc[L.S_H] = scen.table.height
@@ -321,6 +334,8 @@ def compile_arrays(
     sc[L.S_TAKE_COVER] = options["take_cover_distance"]
     sc[L.S_TERM] = term
     sc[L.S_NTER] = len(rows)
+    sc[L.S_SBASE] = base
+    sc[L.S_NSIGHT] = len(seen)
     op = np.zeros(L.OP_COLS, dtype=np.int64)
     op[L.O_FIRST] = L.FIRST_MODES.index(options["first"])
     op[L.O_FORCED] = -1 if first_side is None else int(first_side)

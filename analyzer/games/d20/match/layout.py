@@ -36,7 +36,7 @@ FR_COLS = 2
 R_REACH = 2  # longest Reach of the figurine's guns (-1: none), as max_reach(..., False)
 R_BRAWL = 3  # R_BRAWL + j: 1.0 when it does more in HtH than with a gun at j (hth_better)
 #: bits k < 52 (exact in a float64): element k is too high for the figurine to climb over
-#: (at least half its Movement; ``walk`` stops at its foot), by ``tabulate_ter``
+#: (at least half its Movement; ``walk`` stops at its foot), by ``tabulate``
 R_TALL = R_BRAWL + MAX_FIG
 FX_COLS = R_TALL + 1
 TALL_BITS = 52
@@ -70,14 +70,12 @@ S_COVER_DIST = 9  # cover counts when the crossing is within this of the target 
 S_TAKE_COVER = 10  # take cover: extra distance and radius (5 cm)
 S_TERM = 11  # row of the terminal in TER (-1 none)
 S_NTER = 12
-SC_COLS = 13
-# set by run_block once per block in its copies of SC and TER (``tabulate_ter``): TER rows
-# S_SBASE .. S_SBASE + S_NSIGHT - 1 are the elements a sightline can meet (neither
-# difficult terrain nor water, with a cover grade or higher than the lowest stand),
-# highest first
+# TER rows S_SBASE .. S_SBASE + S_NSIGHT - 1 (after the elements, ``compile.py``): the
+# elements a sightline can meet (neither difficult terrain nor water, with a cover grade
+# or higher than the lowest stand), highest first (``sight``)
 S_SBASE = 13
 S_NSIGHT = 14
-SX_COLS = 15
+SC_COLS = 15
 
 # ------------------------------------------------ OP: int64 options
 O_FIRST = 0  # 0 rules, 1 alternate, 2 a, 3 b

@@ -152,9 +152,6 @@ from analyzer.games.d20.match.layout import (
     S_TERM,
     S_TURNS,
     S_W,
-    SC_COLS,
-    SX_COLS,
-    T_COLS,
     TALL_BITS,
 )
 from analyzer.match import seeding_nb as _seeding
@@ -385,48 +382,6 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
-@njit((I2, F2, F2, F1, F2, F1), **INNER)
-def tabulate_ter(fi, fr, ter, sc, tx, sx):
-    """``tx`` and ``sx``: ``ter`` and ``sc``, and the elements ``sight`` looks at
-    (``S_SBASE``, ``S_NSIGHT``), once per block: an element of difficult terrain or water
-    neither blocks nor covers, nor one without a cover grade no higher than every stand
-    (its grade 0 is no cover); the highest first, so that a blocked sightline ends sooner.
-    And in ``fr`` (the block's copy) each figurine's ``R_TALL`` mask (``walk``)."""
-    nter = int(sc[S_NTER])
-    for c in range(SC_COLS):
-        sx[c] = sc[c]
-    for k in range(ter.shape[0]):
-        for c in range(T_COLS):
-            tx[k, c] = ter[k, c]
-    low = BIG
-    for i in range(fr.shape[0]):
-        low = min(low, fr[i, R_HEIGHT])
-    b = ter.shape[0]
-    ns = 0
-    for k in range(nter):
-        if ter[k, 6] == K_DIFFICULT or ter[k, 6] == K_WATER:
-            continue
-        if ter[k, 5] <= 0.0 and ter[k, 4] <= low:
-            continue
-        q = ns  # inserted after every higher or equally high one
-        while q > 0 and tx[b + q - 1, 4] < ter[k, 4]:
-            for c in range(T_COLS):
-                tx[b + q, c] = tx[b + q - 1, c]
-            q -= 1
-        for c in range(T_COLS):
-            tx[b + q, c] = ter[k, c]
-        ns += 1
-    sx[S_SBASE] = b
-    sx[S_NSIGHT] = ns
-    for i in range(fr.shape[0]):
-        tall = 0.0
-        for k in range(min(nter, TALL_BITS)):
-            kind = ter[k, 6]
-            if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
-                tall += float(1 << k)
-        fr[i, R_TALL] = tall
-
-
 @njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), **INNER)
 def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
@@ -445,7 +400,7 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     cover = 0
     b = int(sc[S_SBASE])
     for k in range(b, b + int(sc[S_NSIGHT])):
-        # the elements that can block or cover (``tabulate_ter``: the answer does not hang
+        # the elements that can block or cover (``compile.py``: the answer does not hang
         # on their order), the axis' box first (it leaves out most of them)
         tin, tout = seg_rect(ax, ay, tx, ty, ter[k, 0], ter[k, 1], ter[k, 2], ter[k, 3])
         if tin > tout:
@@ -2318,10 +2273,11 @@ def copy_state(p, s, g, p2, s2, g2):
         g2[c] = g[c]
 
 
-@njit((I2, F1, F2, F2), **INNER)
-def tabulate(fi, ecp, fr, fx):
-    """``fx``: ``fr`` and the match-up's static tables (``R_REACH``, ``R_BRAWL``), once per
-    block instead of once per candidate move."""
+@njit((I2, F1, F2, F2, F1, F2), **INNER)
+def tabulate(fi, ecp, fr, ter, sc, fx):
+    """``fx``: ``fr`` and the match-up's static tables (``R_REACH``, ``R_BRAWL``,
+    ``R_TALL``), once per block instead of once per candidate move."""
+    nter = int(sc[S_NTER])
     n = fi.shape[0]
     for i in range(n):
         for c in range(FR_COLS):
@@ -2329,6 +2285,12 @@ def tabulate(fi, ecp, fr, fx):
         fx[i, R_REACH] = max_reach(fi, i, False)
         for j in range(n):
             fx[i, R_BRAWL + j] = 1.0 if hth_better(fi, ecp, i, j) else 0.0
+        tall = 0.0
+        for k in range(min(nter, TALL_BITS)):
+            kind = ter[k, 6]
+            if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
+                tall += float(1 << k)
+        fx[i, R_TALL] = tall
 
 
 @njit(cache=True, error_model="numpy")
@@ -2339,13 +2301,8 @@ def sandbox_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, 
     runner's ``run_block`` compiles none of this dispatch."""
     wk = np.zeros((SEEN + 1, MAX_FIG))
     fx = np.zeros((fi.shape[0], FX_COLS))
-    tabulate(fi, ecp, fr, fx)
+    tabulate(fi, ecp, fr, ter, sc, fx)
     fr = fx
-    tx = np.zeros((2 * ter.shape[0], T_COLS))
-    sx = np.zeros(SX_COLS)
-    tabulate_ter(fi, fr, ter, sc, tx, sx)
-    ter = tx
-    sc = sx
     if code == OP_SHOT:
         shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, a, b, c == 1, 0, UNKNOWN)
     elif code == OP_BLOW:
@@ -2394,13 +2351,8 @@ def run_block(
     plan with the best mean CP-weighted margin (ties: the plain greedy plan)."""
     wk = np.zeros((SEEN + 1, MAX_FIG))
     fx = np.zeros((fi.shape[0], FX_COLS))
-    tabulate(fi, ecp, fr, fx)
+    tabulate(fi, ecp, fr, ter, sc, fx)
     fr = fx
-    tx = np.zeros((2 * ter.shape[0], T_COLS))
-    sx = np.zeros(SX_COLS)
-    tabulate_ter(fi, fr, ter, sc, tx, sx)
-    ter = tx
-    sc = sx
     n = fi.shape[0]
     p2 = np.zeros((n, P_COLS))
     s2 = np.zeros((n, S_COLS), np.int64)
