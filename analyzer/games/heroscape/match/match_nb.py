@@ -206,7 +206,9 @@ W_FLIST, W_GMARK, W_FRONT, W_SEEN, W_LEVEL = 15, 16, 17, 18, 19
 #: ... and, by enemy figure, the line-of-sight table row of the moving figure looking at
 #: it, and its Move + Range (:func:`foe_context`)
 W_FROW, W_FREACH = 20, 21
-assert W_FREACH + 1 == WK_ROWS
+#: ... and, in the order of ``wk[W_FLIST]``, the enemies' spaces (second space, -1 none)
+W_FHEX, W_FTAIL = 22, 23
+assert W_FTAIL + 1 == WK_ROWS
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
@@ -978,6 +980,8 @@ def foe_context(st, m, i):
         if not foe:
             continue
         wk[W_FLIST, n] = k
+        wk[W_FHEX, n] = s[k, S_HEX]
+        wk[W_FTAIL, n] = s[k, S_TAIL]
         n += 1
         r = fi[k, F_RANGE]
         wk[W_FRANGE, k] = r + 4 if r >= 4 and ivor else r
@@ -1283,14 +1287,14 @@ def greedy_weights(st, m, i, top):
 def foe_distances(st, m, h, nfoe):
     """Spaces from ``h`` to each of the ``nfoe`` enemies into ``wk[W_FDIST]`` (after
     :func:`foe_context`); returns the nearest (``BIG``: none)."""
-    dist, s, wk = st[1], m[0], m[8]
+    dist, wk = st[1], m[8]
     near = BIG
     for q in range(nfoe):
         k = wk[W_FLIST, q]
         # dist_to(st, m, h, k) read from k's rows (``dist`` is symmetric): the spaces scored
         # for one move look up the same few rows
-        d = dist[s[k, S_HEX], h]
-        t = s[k, S_TAIL]
+        d = dist[wk[W_FHEX, q], h]
+        t = wk[W_FTAIL, q]
         if t >= 0 and dist[t, h] < d:
             d = dist[t, h]
         wk[W_FDIST, k] = d
