@@ -154,7 +154,7 @@ POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
 
 #: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
-WK_ROWS = 24
+WK_ROWS = 25
 #: rows of the float scratch ``wf`` (by figure): greedy's worth of attacking an enemy from
 #: each of the 5 height relations (:func:`match_nb.foe_worths`), of activating it, the
 #: worth of each Army Card's turn and of its figures (:func:`match_nb.place_markers`)

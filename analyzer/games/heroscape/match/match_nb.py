@@ -208,7 +208,9 @@ W_FLIST, W_GMARK, W_FRONT, W_SEEN, W_LEVEL = 15, 16, 17, 18, 19
 W_FROW, W_FREACH = 20, 21
 #: ... and, in the order of ``wk[W_FLIST]``, the enemies' spaces (second space, -1 none)
 W_FHEX, W_FTAIL = 22, 23
-assert W_FTAIL + 1 == WK_ROWS
+#: ... 1 on the spaces holding a Power Glyph while :func:`reach` runs (:func:`stops_on`)
+W_GSTOP = 24
+assert W_GSTOP + 1 == WK_ROWS
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
@@ -629,7 +631,7 @@ def stops_on(st, m, i, h, prev):
     """Whether a walking figure that entered ``h`` must end its move there: "Water"
     (Swim: no; a double-space figure only on its 2nd adjacent water space), "Molten
     Lava", a Power Glyph ("Power Glyphs": it must stop there)."""
-    hx, fi, gl, gs = st[0], st[4], st[7], m[2]
+    hx, fi = st[0], st[4]
     f = hx[h, H_STOPS]  # the terrain's TR_MOLTEN, TR_STOP and TR_WATER as bits
     if (f & 1) != 0:
         return True
@@ -639,10 +641,7 @@ def stops_on(st, m, i, h, prev):
         p = prev[h]
         if p >= 0 and (hx[p, H_STOPS] & 4) != 0:
             return True
-    for q in range(gl.shape[0]):
-        if gs[q, GS_HEX] == h and gl[q, GL_KIND] <= G_HAUKELAND:
-            return True
-    return False
+    return m[8][W_GSTOP, h] != 0  # a Power Glyph (marked by reach)
 
 
 @njit(cache=True, _nrt=False)
@@ -653,7 +652,7 @@ def reach(st, m, i):
     enemies block, friends may be passed; "Flying": 1 per space over anything).
     The spaces reached, as a bit set in the side's scan order, into ``wk[W_SEEN]`` (what
     greedy's :func:`choose_destination` scores)."""
-    hx, fi, s, occ, wk = st[0], st[4], m[0], m[1], m[8]
+    hx, fi, gl, s, occ, gs, wk = st[0], st[4], st[7], m[0], m[1], m[2], m[8]
     nh = hx.shape[0]
     nw = (nh + 63) >> 6
     cost = wk[W_COST]
@@ -691,6 +690,10 @@ def reach(st, m, i):
     got[side * nw + (rk >> 6)] |= np.int64(1) << np.int64(rk & 63)
     fly = (fi[i, F_POWERS] & P_FLYING) != 0
     height = fi[i, F_HEIGHT]
+    gstop = wk[W_GSTOP]  # "Power Glyphs": a walker must stop there (stops_on)
+    for q in range(gl.shape[0]):
+        if gs[q, GS_HEX] >= 0 and gl[q, GL_KIND] <= G_HAUKELAND:
+            gstop[gs[q, GS_HEX]] = 1
     for c in range(move):  # no space gets cost c while cost c is expanded (steps >= 1)
         for w in range(nw):
             x = lv[c * nw + w]
@@ -729,6 +732,9 @@ def reach(st, m, i):
                         cost[n] = nc
                         prev[n] = h
                         expose[n] = ex
+    for q in range(gl.shape[0]):
+        if gs[q, GS_HEX] >= 0:
+            gstop[gs[q, GS_HEX]] = 0
     return start
 
 
