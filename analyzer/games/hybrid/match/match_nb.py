@@ -273,6 +273,7 @@ GREEDY = np.int64(POL_GREEDY)
 COL_OC, COL_DC, COL_F, COL_MV = np.int64(F_OC), np.int64(F_DC), np.int64(F_F), np.int64(F_MV)
 SIDE_A, SIDE_B = np.int64(0), np.int64(1)
 NO_PARENT = np.int64(-1)
+ALL = np.int64(1 << 30)  # reach: every cost up to the budget
 NEG = np.int64(-1)  # -1 where a variable starts as 'none' (a literal -1 would be
 # typed Literal[int](-1) first and compile every kernel it is passed to a second time)
 NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a friend
@@ -1866,7 +1867,7 @@ def anchor_steps(fi, sc, wk, i, a):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
+def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, hi):
     """Cheapest Movement to every (square, facing) within ``budget`` ("Movement of Your
     Warriors", "Special Movements"): a square forward costs 1, diagonally forward 1 (2
     past a corner, a door or a base, not for a Puny warrior; never for a Titan), a
@@ -1878,7 +1879,11 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     doors": free in Moving Mode, a Titan smashes it).
 
     A bucket queue over states ``(anchor * 4 + facing) * NFLAG + flags`` (costs are small
-    ints); the steps' geometry comes from :func:`anchor_steps`, once per anchor left."""
+    ints); the steps' geometry comes from :func:`anchor_steps`, once per anchor left.
+    The states are taken from the queue at costs ``lo`` to ``hi`` (at most ``budget``):
+    ``lo`` 0 starts a new search, a higher ``lo`` goes on with the one left after
+    ``lo`` - 1 (states are pushed up to ``budget`` either way, so the costs up to the
+    last one taken are final)."""
     w = sc[S_W]
     na_ = w * sc[S_H]
     ns = na_ * 4 * NFLAG
@@ -1888,26 +1893,27 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     ec = wk[W_EC]
     step = wk[W_STEP]
     done = step[8 * na_ : 9 * na_]  # 1 once the anchor's steps are built
-    if nb[MAXB - 1] == 1:  # only the states the last search pushed are set
-        for c in range(MAXB - 1):
-            for q in range(nb[c]):
-                dist[bucket[c, q]] = BIG
-    else:
-        for k in range(ns):
-            dist[k] = BIG
-    for c in range(MAXB):
-        nb[c] = 0
-    nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next search resets only those
-    for c in range(na_):
-        done[c] = 0
-    mark_contacts(fi, s, sc, wk, i)
-    mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
+    if lo == 0:
+        if nb[MAXB - 1] == 1:  # only the states the last search pushed are set
+            for c in range(MAXB - 1):
+                for q in range(nb[c]):
+                    dist[bucket[c, q]] = BIG
+        else:
+            for k in range(ns):
+                dist[k] = BIG
+        for c in range(MAXB):
+            nb[c] = 0
+        nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next one resets only those
+        for c in range(na_):
+            done[c] = 0
+        mark_contacts(fi, s, sc, wk, i)
+        mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
+        st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
+        push(dist, par, bucket, nb, st0, ZERO, NO_PARENT)
     titan = fi[i, F_TITAN]
     puny = fi[i, F_PUNY]
     door_extra = 1 if (moving_mode == 0 and titan == 0) else 0
-    st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
-    push(dist, par, bucket, nb, st0, ZERO, NO_PARENT)
-    for cost in range(budget + 1):
+    for cost in range(lo, min(hi, budget) + 1):
         q = 0
         while q < nb[cost]:
             st = bucket[cost, q]
@@ -2616,8 +2622,9 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     ``prune`` (greedy's own choice, :func:`best_plan` of the list): a Firing or ambush plan
     whose upper bound scores below the best plan so far is not evaluated (no sightlines):
     it could not be chosen, so the choice is the same (random and strong use every plan);
-    so are the Novice Move plans (no Novice search) when their bound, the progress to
-    the goal from where he stands, is below it."""
+    so are the Novice Move plans (no Novice search) and the Basic Move plans past the
+    Movement (the search stops at it) when their bound, the progress to the goal from
+    where he stands, is below it."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
@@ -2632,7 +2639,11 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     # Moving Mode's levels 2-6 ("Moving"); a victim of Skilled or Expert Move has none
     ml = (sc[S_MOVE_LEVELS] >> fi[i, F_SIDE]) & 1 == 1 and s[i, S_STOPPED] == 0 and mv > 0
     novice = ml and mvl >= 2 and shove_near(fi, s, i, mv)
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
+    goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
+    # prune: the costs past the Movement serve only Basic Move plans here (no Objective,
+    # no Sacrifice); the search stops at mv until they are known to be worth it (below)
+    cut = prune and goal == 0 and fi[i, F_SACRIFICE] == 0 and budget > mv
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, mv if cut else ALL)
     clear_fire_table(fi, wk)
     amb_w = 0.0
     if sc[S_SKILLED_FIRING] == 1 and fi[i, F_F] > 0 and level_now(fi, s, i, COL_F) >= 3:
@@ -2642,7 +2653,6 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     if g[G_EV_LEFT] > 0 and g[G_EV_LAST] != fi[i, F_SIDE] + 1:
         if (sc[S_EVENT_SEEK] >> fi[i, F_SIDE]) & 1 == 1:
             ev_w = event_value(fi, sc, tab, s, g, i)
-    goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     field(fi, mp, cell, sc, s, wk, i, goal)
     here = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
     x0 = s[i, S_X]
@@ -2727,6 +2737,11 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                 bi = plans[k, P_SCORE_X1000]
         if can_fire:
             fire_ub = fire_bound(fi, s, tab, sc, wk, i)
+        # a Basic Move plan past the Movement scores at most its progress, 0.12 x here
+        # (every anchor with a facing within mv has all four within mv + 1 <= budget, so
+        # the plans within mv are the same either way)
+        if cut and (ev_w > 0.0 or int((0.12 * here if here < BIG else 0.0) * 1000) >= bi):
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, mv + 1, ALL)
         # a Novice Move plan scores at most its progress, 0.12 x here (progress)
         if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
             novice = False
@@ -2736,9 +2751,9 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
             novice_table(fi, s, sc, wk, i, mv)
             undo_repair(wk, nlog)
         else:  # scratch overflow: a search of its own, then the plain one again
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE)
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
             novice_table(fi, s, sc, wk, i, mv)
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
             near = least_cost_at(wk, w, x, y) <= budget
@@ -2894,7 +2909,9 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     elif x != s[i, S_X] or y != s[i, S_Y] or f != s[i, S_FACE]:
         if kind == K_MOVE and lv >= 2:
             if lv == 2:  # the Novice Move search again (plans_for ended with the plain one)
-                reach(fi, mp, cell, sc, s, occ, wk, nb, i, movement_now(fi, s, i), ONE, ONE)
+                reach(
+                    fi, mp, cell, sc, s, occ, wk, nb, i, movement_now(fi, s, i), ONE, ONE, ZERO, ALL
+                )
             walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv, j)
         else:
             follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, 1 if moving else 0)
@@ -3219,7 +3236,7 @@ def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     free), to the reachable square nearest greedy's goal (:func:`goal_state`); none if
     no square is nearer."""
     budget = fi[i, F_NV] - s[i, S_WOUNDS]
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO, ZERO, ALL)
     bst = goal_state(fi, mp, cell, sc, s, occ, wk, i, budget)
     if bst >= 0:
         log(g, ev, E_DASH, fi[i, F_SIDE], i, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -3272,7 +3289,7 @@ def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     xb = fi[i, F_INFILTRATION]
     mm = ONE if s[i, S_MODE] == M_MOVE else ZERO
     z = fi[i, F_SIZE]
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, xb, mm, ZERO)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, xb, mm, ZERO, ZERO, ALL)
     log(g, ev, E_INFILTRATE, fi[i, F_SIDE], i, xb, 0, 0, 0, 0, 0, 0, 0)
     if s[i, S_MODE] == M_OC and fi[i, F_OC] > 0:
         x0 = s[i, S_X]
@@ -3627,7 +3644,22 @@ def sandbox_op(fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, code
         # c % 8 (0 none), Skilled or Expert Move against warrior c // 8 - 1
         lv = c % 8
         mvb = move_budget(fi, s, a, lv)
-        reach(fi, mp, cell, sc, s, occ, wk, nb, a, mvb, 1 if lv >= 1 else 0, 1 if lv == 2 else 0)
+        reach(
+            fi,
+            mp,
+            cell,
+            sc,
+            s,
+            occ,
+            wk,
+            nb,
+            a,
+            mvb,
+            1 if lv >= 1 else 0,
+            1 if lv == 2 else 0,
+            ZERO,
+            ALL,
+        )
         tx = (b // (NFLAG * 4)) % w
         ty = b // (NFLAG * 4 * w)
         cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
@@ -3643,8 +3675,7 @@ def sandbox_op(fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, code
     elif code == OP_COST:
         reach(
             fi, mp, cell, sc, s, occ, wk, nb, a, np.int64(40), np.int64(1 if c >= 1 else 0),
-            np.int64(1 if c == 2 else 0),
-        )  # fmt: skip
+            np.int64(1 if c == 2 else 0), ZERO, ALL)  # fmt: skip
         tx = (b // (NFLAG * 4)) % w
         ty = b // (NFLAG * 4 * w)
         cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
