@@ -32,14 +32,16 @@ LISTS = [
 #: f2df934e..., d9d5489a..., 91d92578..., c27752b2... are reproduced), and for lookahead
 #: when its defaults became depth 6 and 8 rollouts, and for greedy and lookahead when greedy
 #: paced the Supply Run (``greedy_carry=150``; with ``greedy_carry=0`` the previous digests
-#: ac5b05de..., 61684fcb..., c6d143f8..., 4726ed88... are reproduced).
+#: ac5b05de..., 61684fcb..., c6d143f8..., 4726ed88... are reproduced), and for lookahead
+#: when its default depth became 10 activations (with ``lookahead_depth=6`` the previous
+#: digests dcc183e9..., b99e7da0... are reproduced).
 DIGESTS = {
     ("random", None, 300): "104a7aeea334f5af",
     ("random", "crossroads", 300): "bc23767b28153df4",
     ("greedy", None, 300): "150b177a4deaf3ba",
     ("greedy", "crossroads", 300): "b6fefabfadda2d50",
-    ("lookahead", None, 24): "dcc183e94c6ebac4",
-    ("lookahead", "crossroads", 24): "b99e7da00a6db737",
+    ("lookahead", None, 24): "f5ffbfe067b54904",
+    ("lookahead", "crossroads", 24): "973239fc89660beb",
 }
 
 

@@ -83,7 +83,7 @@ class MatchOptions:
     policy_a: str = "greedy"
     policy_b: str = "greedy"
     lookahead_k: int = 3
-    lookahead_depth: int = 6
+    lookahead_depth: int = 10
     lookahead_rollouts: int = 8
     first: str = "rules"
     base_counts: bool = False
