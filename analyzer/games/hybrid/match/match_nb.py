@@ -2365,199 +2365,133 @@ def progress(fi, sc, wk, i, x, y, here):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def rpush(dist, cnt, queue, logr, v, c2, seg, logcap):
-    """:func:`novice_repair`'s push: ``v`` to cost ``c2`` if cheaper, its old cost logged;
-    False if the scratch is full."""
-    if c2 >= dist[v]:
-        return True
-    nlog = cnt[MAXB]
-    if nlog >= logcap or cnt[c2] >= seg:
-        return False
-    logr[2 * nlog] = v
-    logr[2 * nlog + 1] = dist[v]
-    cnt[MAXB] = nlog + 1
-    dist[v] = c2
-    queue[c2 * seg + cnt[c2]] = v
-    cnt[c2] += 1
-    return True
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def novice_expand(fi, sc, wk, i, u, c, lim, turns, seg, logcap):
-    """:func:`reach`'s expansion of state ``u`` at cost ``c`` in the Novice Move search
-    (doors free, W_ENTER and W_STEP of the Novice search), budget ``lim``, pushed by
-    :func:`rpush`; ``turns``: the turns too (else the steps only).  False on overflow."""
-    w = sc[S_W]
-    na_ = w * sc[S_H]
-    dist = wk[W_DIST].view(np.int32)
-    cnt = wk[W_RMARK, na_ : na_ + MAXB + 1]
-    queue = wk[W_RQ]
-    logr = wk[W_RLOG]
-    ec = wk[W_EC]
-    step = wk[W_STEP]
-    done = step[8 * na_ : 9 * na_]
-    titan = fi[i, F_TITAN]
-    puny = fi[i, F_PUNY]
-    fl = u & (NFLAG - 1)
-    f = (u // NFLAG) & 3
-    a = u // (NFLAG * 4)
-    if turns:
-        tc = 1 if (fl & 1) else 0
-        c2 = c + tc
-        if c2 <= lim:
-            v = (a * 4 + ((f + 1) & 3)) * NFLAG + (fl | 1)
-            if not rpush(dist, cnt, queue, logr, v, c2, seg, logcap):
-                return False
-            v = (a * 4 + ((f + 3) & 3)) * NFLAG + (fl | 1)
-            if not rpush(dist, cnt, queue, logr, v, c2, seg, logcap):
-                return False
-    if c + 1 > lim:
-        return True
-    if turns:
-        v = (a * 4 + ((f + 2) & 3)) * NFLAG + (fl | 1)
-        if not rpush(dist, cnt, queue, logr, v, c + 1, seg, logcap):
-            return False
-    if done[a] == 0:
-        anchor_steps(fi, sc, wk, i, a)
-        done[a] = 1
-    in_contact = ec[a] == 1
-    nfl0 = fl & 2 if titan == 1 else fl
-    for m in range(8):
-        base = STEP_COST[m]
-        if c + base > lim:
-            continue
-        d = STEP_DIR[f, m]
-        e = step[8 * a + d]
-        if e < 0:
-            continue
-        extra = e & 3
-        if e & ST_DOOR:
-            if puny == 1 or m != 0:
-                continue  # in Moving Mode a door costs nothing more
-        nfl = nfl0
-        if e & ST_FRIEND:
-            if in_contact:
-                continue
-            nfl |= 2
-        if (nfl & 2) and (e & ST_CONTACT):
-            continue
-        c2 = c + base + extra
-        if c2 <= lim:
-            na = a + ABS_DX[d] + w * ABS_DY[d]
-            if not rpush(dist, cnt, queue, logr, (na * 4 + f) * NFLAG + nfl, c2, seg, logcap):
-                return False
-    return True
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def undo_repair(wk, n):
-    """Give back the plain search's costs that :func:`novice_repair` changed."""
-    dist = wk[W_DIST].view(np.int32)
-    logr = wk[W_RLOG]
-    for k in range(n - 1, -1, -1):
-        dist[logr[2 * k]] = logr[2 * k + 1]
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
 def novice_repair(fi, mp, cell, sc, s, occ, wk, nb, i, lim):
     """The Novice Move search's costs within ``lim`` (:func:`reach` with ``moving_mode``
-    and ``novice``, budget ``lim``) from the plain search just run (budget >= ``lim`` + 1)
-    instead of a search of its own.  The Novice graph has every plain step at the same or
-    a lower cost; they differ only in the steps whose target or diagonal side anchors
-    overlap an enemy Novice Move shoves aside (:func:`square_class` 3, not 2) or a closed
-    door (free in Moving Mode; not for a Titan either way).  So the plain costs are
-    exact except downstream of such a step: the plain states at cost < ``lim`` on an
+    and ``novice``, budget ``lim``) from the plain search just run (costs up to ``lim``
+    final) instead of a search of its own.  The Novice graph has every plain step at the
+    same or a lower cost; they differ only in the steps whose target or diagonal side
+    anchors overlap an enemy Novice Move shoves aside (:func:`square_class` 3, not 2) or a
+    closed door (free in Moving Mode; not for a Titan either way).  So the plain costs
+    are exact except downstream of such a step: the plain states at cost < ``lim`` on an
     anchor one step (or less) from those squares take their steps again in the Novice
-    graph, and every state made cheaper is expanded in full, in order of cost (a bucket
-    queue in W_RQ).  Costs above ``lim`` stay the plain search's (nothing reads them).
-    Returns the number of states changed (their old costs logged in W_RLOG, given back
-    by :func:`undo_repair`; parents are not set: execute runs the Novice search again
+    graph, and every state made cheaper is expanded in full (turns too), in order of cost
+    (a bucket queue in W_RQ).  Costs above ``lim`` stay the plain search's (nothing reads
+    them).  Returns the number of states changed (their old costs logged in W_RLOG, for
+    the caller to give back; parents are not set: execute runs the Novice search again
     for a Novice Move), or -1 if the scratch overflowed (then nothing is changed)."""
     w = sc[S_W]
     h = sc[S_H]
     na_ = w * h
     ns = na_ * 4 * NFLAG
     z = fi[i, F_SIZE]
+    titan = fi[i, F_TITAN]
+    puny = fi[i, F_PUNY]
     if lim < 0 or lim >= MAXB - 2:
         return -1
     dist = wk[W_DIST].view(np.int32)
     bucket = wk[W_BUCKET : W_BUCKET + MAXB]
-    mark = wk[W_RMARK]  # marks, then counts per cost and the log's size
-    cnt = wk[W_RMARK, na_ : na_ + MAXB + 1]
+    mark = wk[W_RMARK]  # per anchor: next to a difference; then the counts per cost
+    cnt = wk[W_RMARK, na_ : na_ + MAXB]
     queue = wk[W_RQ]
-    done = wk[W_STEP, 8 * na_ : 9 * na_]
+    logr = wk[W_RLOG]
+    ec = wk[W_EC]
+    step = wk[W_STEP]
+    done = step[8 * na_ : 9 * na_]
     seg = ns // (lim + 1)
     logcap = ns // 2
-    mark_enter(fi, mp, cell, sc, s, occ, wk, i, ONE)
+    mark_enter(fi, mp, cell, sc, s, occ, wk, i, ONE)  # the Novice search's W_ENTER
     for c in range(na_):
         done[c] = 0
         mark[c] = 0
-    for c in range(MAXB + 1):
+    for c in range(MAXB):
         cnt[c] = 0
-    for j in range(fi.shape[0] + 1):
-        if j < fi.shape[0]:
-            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE] or s[j, S_MODE] == M_DC:
-                continue
-            if fi[j, F_TITAN] == 1 and fi[j, F_SIZE] == 2 and fi[i, F_TITAN] == 0:
-                continue
-            boxes_mark(mark, w, h, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE])
-        elif fi[i, F_TITAN] == 0:
-            for y in range(h):
-                for x in range(w):
-                    if mp[y, x] == C_DOOR and cell[y, x] == 0:
-                        boxes_mark(mark, w, h, z, np.int64(x), np.int64(y), ONE)
+    for y in range(h):
+        for x in range(w):
+            o = occ[y, x] - 1
+            dif = False
+            if o >= 0 and o != i and fi[o, F_SIDE] != fi[i, F_SIDE] and s[o, S_MODE] != M_DC:
+                dif = not (fi[o, F_TITAN] == 1 and fi[o, F_SIZE] == 2 and titan == 0)
+            if titan == 0 and mp[y, x] == C_DOOR and cell[y, x] == 0:
+                dif = True
+            if dif:  # the anchors one step (or less) from overlapping the square
+                for ay in range(max(0, y - z), min(h - z, y + 1) + 1):
+                    for ax in range(max(0, x - z), min(w - z, x + 1) + 1):
+                        mark[ay * w + ax] = 1
+    nlog = 0
     ok = True
     for c in range(lim + 1):
-        if c < lim:  # the plain states at cost c next to a difference: their steps again
-            for q in range(nb[c]):
-                u = bucket[c, q]
+        nseed = nb[c] if c < lim else 0
+        qs = 0
+        q = 0
+        while ok:
+            if qs < nseed:  # a plain state at cost c next to a difference: its steps again
+                u = bucket[c, qs]
+                qs += 1
                 if dist[u] != c or mark[u // (NFLAG * 4)] == 0:
                     continue
-                if not novice_expand(fi, sc, wk, i, u, np.int64(c), lim, NO, seg, logcap):
+                turns = False
+            elif q < cnt[c]:  # a state made cheaper: every move
+                u = queue[c * seg + q]
+                q += 1
+                if dist[u] != c:
+                    continue
+                turns = True
+            else:
+                break
+            fl = u & (NFLAG - 1)
+            f = (u // NFLAG) & 3
+            a = u // (NFLAG * 4)
+            if c + 1 <= lim and done[a] == 0:
+                anchor_steps(fi, sc, wk, i, a)
+                done[a] = 1
+            in_contact = ec[a] == 1
+            nfl0 = fl & 2 if titan == 1 else fl
+            tc = 1 if (fl & 1) else 0
+            for m in range(11):  # turn right, turn left, about-face, then the eight steps
+                if m < 3:
+                    if not turns:
+                        continue
+                    turn = 1 if m == 0 else (3 if m == 1 else 2)
+                    v = (a * 4 + ((f + turn) & 3)) * NFLAG + (fl | 1)
+                    c2 = c + (tc if m < 2 else 1)
+                else:
+                    k = m - 3
+                    base = 1 if k < 3 else 2
+                    if c + base > lim:
+                        continue
+                    d = STEP_DIR[f, k]
+                    e = step[8 * a + d]
+                    if e < 0:
+                        continue
+                    if (e & ST_DOOR) and (puny == 1 or k != 0):
+                        continue  # in Moving Mode a door costs nothing more
+                    nfl = nfl0
+                    if e & ST_FRIEND:
+                        if in_contact:
+                            continue
+                        nfl |= 2
+                    if (nfl & 2) and (e & ST_CONTACT):
+                        continue
+                    c2 = c + base + (e & 3)
+                    v = ((a + ABS_DX[d] + w * ABS_DY[d]) * 4 + f) * NFLAG + nfl
+                if c2 > lim or c2 >= dist[v]:
+                    continue
+                if nlog >= logcap or cnt[c2] >= seg:
                     ok = False
                     break
+                logr[2 * nlog] = v
+                logr[2 * nlog + 1] = dist[v]
+                nlog += 1
+                dist[v] = c2
+                queue[c2 * seg + cnt[c2]] = v
+                cnt[c2] += 1
         if not ok:
             break
-        q = 0
-        while q < cnt[c]:
-            u = queue[c * seg + q]
-            q += 1
-            if dist[u] != c:
-                continue
-            if not novice_expand(fi, sc, wk, i, u, np.int64(c), lim, YES, seg, logcap):
-                ok = False
-                break
-        if not ok:
-            break
-    n = cnt[MAXB]
     if not ok:
-        undo_repair(wk, n)
+        for k in range(nlog - 1, -1, -1):
+            dist[logr[2 * k]] = logr[2 * k + 1]
         return -1
-    return n
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def boxes_mark(mark, w, h, z, bx, by, bz):
-    """Mark (in ``mark``) the anchors of a base of size ``z`` one step (or less) from
-    overlapping the square box (bx, by, size bz)."""
-    for ay in range(max(0, by - z), min(h - z, by + bz) + 1):
-        for ax in range(max(0, bx - z), min(w - z, bx + bz) + 1):
-            mark[ay * w + ax] = 1
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def novice_table(fi, s, sc, wk, i, mv):
-    """W_NOVICE per anchor: the least cost and its state of the Novice Move search in W_DIST
-    within ``mv``, facing as :func:`facing_state` (BIG where none)."""
-    w = sc[S_W]
-    z = fi[i, F_SIZE]
-    for y in range(sc[S_H] - z + 1):
-        for x in range(w - z + 1):
-            c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
-            if least_cost_at(wk, w, x, y) <= mv:
-                c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
-            wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
-            wk[W_NOVICE, 2 * (y * w + x) + 1] = st
+    return nlog
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -2593,26 +2527,6 @@ def intercept_value(fi, s, tab, sc, g, i, j, lv):
         if v0 > v1:
             v += v0 - v1
     return v
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def fire_bound(fi, s, tab, sc, wk, i):
-    """The most any shot of ``i`` is worth to :func:`best_fire`, wherever he stands: its
-    values are :func:`fire_table`'s, which do not depend on his square and only fall with
-    rockfall on the line."""
-    top = level_now(fi, s, i, COL_F)
-    if top > 6:
-        top = 6
-    ub = 0.0
-    if top == 0:
-        return ub
-    for j in range(fi.shape[0]):
-        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
-            continue
-        for lv in (6, 5, 4, 2, 1):
-            if lv <= top:
-                ub = max(ub, fire_table(fi, s, tab, sc, wk, i, j, np.int64(lv), ZERO))
-    return ub
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -2735,8 +2649,15 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         for k in range(npl):
             if plans[k, P_SCORE_X1000] > bi:
                 bi = plans[k, P_SCORE_X1000]
-        if can_fire:
-            fire_ub = fire_bound(fi, s, tab, sc, wk, i)
+        top = level_now(fi, s, i, COL_F) if can_fire else 0
+        for j in range(fi.shape[0] if top > 0 else 0):  # the best any shot can score:
+            # fire_table's values do not depend on where i stands, fall with rockfall
+            if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
+                continue
+            for lv in (6, 5, 4, 2, 1):
+                if lv <= top:
+                    fv = fire_table(fi, s, tab, sc, wk, i, j, np.int64(lv), ZERO)
+                    fire_ub = max(fire_ub, fv)
         # a Basic Move plan past the Movement scores at most its progress, 0.12 x here
         # (every anchor with a facing within mv has all four within mv + 1 <= budget, so
         # the plans within mv are the same either way)
@@ -2747,12 +2668,20 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
             novice = False
     if novice:  # the Novice search's costs from the plain one's (execute follows its paths)
         nlog = novice_repair(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
-        if nlog >= 0:
-            novice_table(fi, s, sc, wk, i, mv)
-            undo_repair(wk, nlog)
-        else:  # scratch overflow: a search of its own, then the plain one again
+        if nlog < 0:  # scratch overflow: a search of its own (then the plain one again)
             reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
-            novice_table(fi, s, sc, wk, i, mv)
+        for y in range(h - z + 1):  # W_NOVICE: least cost and state per anchor, or BIG
+            for x in range(w - z + 1):
+                c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
+                if least_cost_at(wk, w, x, y) <= mv:
+                    c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
+                wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
+                wk[W_NOVICE, 2 * (y * w + x) + 1] = st
+        if nlog >= 0:  # the plain search's costs back
+            dv = wk[W_DIST].view(np.int32)
+            for k in range(nlog - 1, -1, -1):
+                dv[wk[W_RLOG, 2 * k]] = wk[W_RLOG, 2 * k + 1]
+        else:
             reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
