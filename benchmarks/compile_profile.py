@@ -11,15 +11,20 @@ function (numba compiles one copy per signature: a literal argument such as ``f(
 is a signature of its own), with the number of copies.  Process CPU time is printed too:
 it is less sensitive than wall time to other work on a shared machine.
 
-Run: ``python benchmarks/compile_profile.py --system d20 [--top 25]``; with
-``NUMBA_CACHE_DIR`` set to a fresh folder, the checkout's caches (the framework's and the
-dice kernels' are shared by every engine) are left as they are.
+Run: ``python benchmarks/compile_profile.py --system d20 [--top 25]``.  With
+``NUMBA_CACHE_DIR`` set, numba reads and writes its cache there only: the folder must be
+empty (a fresh one), and the checkout's caches (the framework's and the dice kernels' are
+shared by every engine) are left as they are.  Without it, the engine's cache files in the
+checkout are removed first.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
+from pathlib import Path
 
 from bench_match import default_sides
 from numba.core import event
@@ -60,7 +65,11 @@ def main() -> None:
     parser.add_argument("--system", default="rapture", choices=match_systems())
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
-    clear_cache(args.system)
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if cache_dir is None:
+        clear_cache(args.system)
+    elif any(Path(cache_dir).rglob("*.nbi")):
+        sys.exit(f"error: NUMBA_CACHE_DIR {cache_dir} holds numba caches: use a fresh folder")
     engine = match_engine(args.system)
     side_a, side_b = default_sides(args.system)
     start = time.perf_counter()
