@@ -292,10 +292,7 @@ W_STEP = W_BUCKET + MAXB  # per anchor and absolute step (see anchor_steps), the
 W_QUEUE = W_STEP + 1  # the walking-distance field's queue
 W_FIRE = W_QUEUE + 1  # fire values per target, level and rockfall (float64 bits): fire_table
 W_NOVICE = W_FIRE + 1  # Novice Move: least cost and its state per anchor (plans_for)
-W_RQ = W_NOVICE + 1  # novice_repair: its bucket queue, the old costs it changed, marks and counts
-W_RLOG = W_RQ + 1
-W_RMARK = W_RLOG + 1
-W_ROWS = W_RMARK + 1
+W_ROWS = W_NOVICE + 1
 FIRE_ROCK = 8  # rockfall squares on a line that the fire-value table covers
 #: W_STEP bits: terrain and squeeze cost (0..3), a closed door, a friend crossed, contact
 ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
@@ -2365,136 +2362,6 @@ def progress(fi, sc, wk, i, x, y, here):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def novice_repair(fi, mp, cell, sc, s, occ, wk, nb, i, lim):
-    """The Novice Move search's costs within ``lim`` (:func:`reach` with ``moving_mode``
-    and ``novice``, budget ``lim``) from the plain search just run (costs up to ``lim``
-    final) instead of a search of its own.  The Novice graph has every plain step at the
-    same or a lower cost; they differ only in the steps whose target or diagonal side
-    anchors overlap an enemy Novice Move shoves aside (:func:`square_class` 3, not 2) or a
-    closed door (free in Moving Mode; not for a Titan either way).  So the plain costs
-    are exact except downstream of such a step: the plain states at cost < ``lim`` on an
-    anchor one step (or less) from those squares take their steps again in the Novice
-    graph, and every state made cheaper is expanded in full (turns too), in order of cost
-    (a bucket queue in W_RQ).  Costs above ``lim`` stay the plain search's (nothing reads
-    them).  Returns the number of states changed (their old costs logged in W_RLOG, for
-    the caller to give back; parents are not set: execute runs the Novice search again
-    for a Novice Move), or -1 if the scratch overflowed (then nothing is changed)."""
-    w = sc[S_W]
-    h = sc[S_H]
-    na_ = w * h
-    ns = na_ * 4 * NFLAG
-    z = fi[i, F_SIZE]
-    titan = fi[i, F_TITAN]
-    puny = fi[i, F_PUNY]
-    if lim < 0 or lim >= MAXB - 2:
-        return -1
-    dist = wk[W_DIST].view(np.int32)
-    bucket = wk[W_BUCKET : W_BUCKET + MAXB]
-    mark = wk[W_RMARK]  # per anchor: next to a difference; then the counts per cost
-    cnt = wk[W_RMARK, na_ : na_ + MAXB]
-    queue = wk[W_RQ]
-    logr = wk[W_RLOG]
-    ec = wk[W_EC]
-    step = wk[W_STEP]
-    done = step[8 * na_ : 9 * na_]
-    seg = ns // (lim + 1)
-    logcap = ns // 2
-    mark_enter(fi, mp, cell, sc, s, occ, wk, i, ONE)  # the Novice search's W_ENTER
-    for c in range(na_):
-        done[c] = 0
-        mark[c] = 0
-    for c in range(MAXB):
-        cnt[c] = 0
-    for y in range(h):
-        for x in range(w):
-            o = occ[y, x] - 1
-            dif = False
-            if o >= 0 and o != i and fi[o, F_SIDE] != fi[i, F_SIDE] and s[o, S_MODE] != M_DC:
-                dif = not (fi[o, F_TITAN] == 1 and fi[o, F_SIZE] == 2 and titan == 0)
-            if titan == 0 and mp[y, x] == C_DOOR and cell[y, x] == 0:
-                dif = True
-            if dif:  # the anchors one step (or less) from overlapping the square
-                for ay in range(max(0, y - z), min(h - z, y + 1) + 1):
-                    for ax in range(max(0, x - z), min(w - z, x + 1) + 1):
-                        mark[ay * w + ax] = 1
-    nlog = 0
-    ok = True
-    for c in range(lim + 1):
-        nseed = nb[c] if c < lim else 0
-        qs = 0
-        q = 0
-        while ok:
-            if qs < nseed:  # a plain state at cost c next to a difference: its steps again
-                u = bucket[c, qs]
-                qs += 1
-                if dist[u] != c or mark[u // (NFLAG * 4)] == 0:
-                    continue
-                turns = False
-            elif q < cnt[c]:  # a state made cheaper: every move
-                u = queue[c * seg + q]
-                q += 1
-                if dist[u] != c:
-                    continue
-                turns = True
-            else:
-                break
-            fl = u & (NFLAG - 1)
-            f = (u // NFLAG) & 3
-            a = u // (NFLAG * 4)
-            if c + 1 <= lim and done[a] == 0:
-                anchor_steps(fi, sc, wk, i, a)
-                done[a] = 1
-            in_contact = ec[a] == 1
-            nfl0 = fl & 2 if titan == 1 else fl
-            tc = 1 if (fl & 1) else 0
-            for m in range(11):  # turn right, turn left, about-face, then the eight steps
-                if m < 3:
-                    if not turns:
-                        continue
-                    turn = 1 if m == 0 else (3 if m == 1 else 2)
-                    v = (a * 4 + ((f + turn) & 3)) * NFLAG + (fl | 1)
-                    c2 = c + (tc if m < 2 else 1)
-                else:
-                    k = m - 3
-                    base = 1 if k < 3 else 2
-                    if c + base > lim:
-                        continue
-                    d = STEP_DIR[f, k]
-                    e = step[8 * a + d]
-                    if e < 0:
-                        continue
-                    if (e & ST_DOOR) and (puny == 1 or k != 0):
-                        continue  # in Moving Mode a door costs nothing more
-                    nfl = nfl0
-                    if e & ST_FRIEND:
-                        if in_contact:
-                            continue
-                        nfl |= 2
-                    if (nfl & 2) and (e & ST_CONTACT):
-                        continue
-                    c2 = c + base + (e & 3)
-                    v = ((a + ABS_DX[d] + w * ABS_DY[d]) * 4 + f) * NFLAG + nfl
-                if c2 > lim or c2 >= dist[v]:
-                    continue
-                if nlog >= logcap or cnt[c2] >= seg:
-                    ok = False
-                    break
-                logr[2 * nlog] = v
-                logr[2 * nlog + 1] = dist[v]
-                nlog += 1
-                dist[v] = c2
-                queue[c2 * seg + cnt[c2]] = v
-                cnt[c2] += 1
-        if not ok:
-            break
-    if not ok:
-        for k in range(nlog - 1, -1, -1):
-            dist[logr[2 * k]] = logr[2 * k + 1]
-        return -1
-    return nlog
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
 def shove_near(fi, s, i, mv):
     """Whether an enemy ``i``'s Novice Move could shove aside stands within ``mv`` squares
     ("2 / Novice Move": not one in Defensive Combat, nor a Titan on a large base)."""
@@ -2557,6 +2424,15 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     # prune: the costs past the Movement serve only Basic Move plans here (no Objective,
     # no Sacrifice); the search stops at mv until they are known to be worth it (below)
     cut = prune and goal == 0 and fi[i, F_SACRIFICE] == 0 and budget > mv
+    if novice and not prune:  # its own search first (execute follows the last one's paths)
+        reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
+        for y in range(h - z + 1):
+            for x in range(w - z + 1):
+                c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
+                if least_cost_at(wk, w, x, y) <= mv:
+                    c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
+                wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
+                wk[W_NOVICE, 2 * (y * w + x) + 1] = st
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, mv if cut else ALL)
     clear_fire_table(fi, wk)
     amb_w = 0.0
@@ -2666,23 +2542,16 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         # a Novice Move plan scores at most its progress, 0.12 x here (progress)
         if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
             novice = False
-    if novice:  # the Novice search's costs from the plain one's (execute follows its paths)
-        nlog = novice_repair(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
-        if nlog < 0:  # scratch overflow: a search of its own (then the plain one again)
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
-        for y in range(h - z + 1):  # W_NOVICE: least cost and state per anchor, or BIG
+    if novice and prune:  # greedy: the Novice search now, then the plain one again
+        reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
+        for y in range(h - z + 1):
             for x in range(w - z + 1):
                 c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
                 if least_cost_at(wk, w, x, y) <= mv:
                     c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
                 wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
                 wk[W_NOVICE, 2 * (y * w + x) + 1] = st
-        if nlog >= 0:  # the plain search's costs back
-            dv = wk[W_DIST].view(np.int32)
-            for k in range(nlog - 1, -1, -1):
-                dv[wk[W_RLOG, 2 * k]] = wk[W_RLOG, 2 * k + 1]
-        else:
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
+        reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
             near = least_cost_at(wk, w, x, y) <= budget
