@@ -13,7 +13,8 @@ cache) and warmed up:
 
 Correctness is checked before timing: invariants on 300 matches (no violation) and the
 same records with 1 and with ``--threads`` threads.  ``--cold`` first times a cold
-compile of the engine in a fresh process (its numba cache removed).
+compile of the engine in a fresh process (its numba cache removed), playing greedy
+matches; every policy's kernels are compiled or loaded before timing.
 Run: ``python benchmarks/bench_match.py [--system d20] [--matches N] [--threads T]``.
 """
 
@@ -74,14 +75,18 @@ def timed(engine, setup, matches: int, threads: int, seed: int) -> tuple[float, 
     return time.perf_counter() - start, int(rec[:, C.R_ACTIVATIONS].sum())
 
 
-def cold_compile(system: str, lists: tuple[str, str]) -> float:
-    """Seconds for a fresh process to compile the engine with its numba cache removed."""
-    engine = match_engine(system)
-    folders = {p.parent / "__pycache__" for p in engine.kernel_sources()}
-    for folder in folders:
+def clear_cache(system: str) -> None:
+    """Remove the numba cache files of every kernel source of ``system``'s engine."""
+    for source in match_engine(system).kernel_sources():
         for pattern in ("*.nbi", "*.nbc"):
-            for path in folder.glob(pattern):
+            for path in (source.parent / "__pycache__").glob(pattern):
                 path.unlink()
+
+
+def cold_compile(system: str, lists: tuple[str, str]) -> float:
+    """Seconds for a fresh process to compile the engine with its numba cache removed
+    (greedy matches: an engine's strong policy may have an entry kernel of its own)."""
+    clear_cache(system)
     code = (
         "import time; t = time.perf_counter()\n"
         "from analyzer.games import match_engine\nfrom analyzer.match import prepare\n"
@@ -117,7 +122,8 @@ def main() -> None:
         pols: prepare(args.system, *lists, policies=pols)
         for pols in (("greedy", "greedy"), ("random", "random"), (strong, "greedy"))
     }
-    run_records(engine, setups["greedy", "greedy"], 64, 1, threads=1)  # compile/load, warm up
+    for setup in setups.values():  # compile or load every entry kernel (the strong policy
+        run_records(engine, setup, 4, 1, threads=1)  # may have its own), warm up
     print(f"set-up and kernels ready in {time.perf_counter() - t0:.1f} s")
 
     greedy = setups["greedy", "greedy"]

@@ -26,20 +26,12 @@ import sys
 import time
 from pathlib import Path
 
-from bench_match import default_sides
+from bench_match import clear_cache, default_sides
 from numba.core import event
 
 from analyzer.games import match_engine, match_systems
 from analyzer.match import prepare
 from analyzer.match.runner import run_records
-
-
-def clear_cache(system: str) -> None:
-    """Remove the numba cache files of every kernel source of ``system``'s engine."""
-    for source in match_engine(system).kernel_sources():
-        for pattern in ("*.nbi", "*.nbc"):
-            for path in (source.parent / "__pycache__").glob(pattern):
-                path.unlink()
 
 
 def function_times(buffer: list) -> list[tuple[str, float, float]]:

@@ -17,8 +17,7 @@ import os
 import subprocess
 import sys
 
-from bench_match import default_sides
-from compile_profile import clear_cache
+from bench_match import clear_cache, default_sides
 
 CODE = """
 import time
