@@ -357,37 +357,10 @@ def height_dice(la, lb):
     return 0
 
 
-@njit([(ST, I64, I64, I64, BOOL, BOOL)], cache=True, _nrt=False)
-def defense_on(st, j, h, t, gerda, attacker_higher):
-    """:func:`defense_value` of ``j`` on ``h`` and ``t`` (-1: none) with the Glyph of Gerda
-    held by its side or not (``gerda``)."""
-    hx, tr, fi = st[0], st[3], st[4]
-    v = fi[j, F_DEFENSE]
-    ta = hx[h, H_TERRAIN]
-    shadow = tr[ta, TR_SHADOW]
-    water = tr[ta, TR_WATER]
-    neg = min(tr[ta, TR_DEFENSE], 0)
-    if t >= 0:
-        tb = hx[t, H_TERRAIN]
-        shadow = max(shadow, tr[tb, TR_SHADOW])
-        water = max(water, tr[tb, TR_WATER])
-        neg = min(neg, tr[tb, TR_DEFENSE])
-    if (fi[j, F_POWERS] & P_OBFUSCATION) != 0:
-        shadow = 1
-    if shadow != 0 and fi[j, F_SIZE] <= 2:
-        v += 1
-    v += neg
-    if (fi[j, F_POWERS] & P_DEEP) != 0 and (water != 0 or attacker_higher):
-        v += 2
-    if gerda:
-        v += 1
-    return max(v, 0)
-
-
 @njit(cache=True, _nrt=False)
 def defense_pair(st, j, h, t, gerda):
-    """``defense_on(st, j, h, t, gerda, False)`` and ``(..., True)`` in one pass (they
-    differ only by Defend the Deep)."""
+    """:func:`defense_on` of ``j`` against an attacker without and with height advantage,
+    in one pass (the two differ only by Defend the Deep)."""
     hx, tr, fi = st[0], st[3], st[4]
     v = fi[j, F_DEFENSE]
     ta = hx[h, H_TERRAIN]
@@ -410,6 +383,14 @@ def defense_pair(st, j, h, t, gerda):
     low = v + 2 if deep and water != 0 else v
     high = v + 2 if deep else v
     return max(low, 0), max(high, 0)
+
+
+@njit([(ST, I64, I64, I64, BOOL, BOOL)], cache=True, _nrt=False)
+def defense_on(st, j, h, t, gerda, attacker_higher):
+    """:func:`defense_value` of ``j`` on ``h`` and ``t`` (-1: none) with the Glyph of Gerda
+    held by its side or not (``gerda``)."""
+    low, high = defense_pair(st, j, h, t, gerda)
+    return high if attacker_higher else low
 
 
 @njit([(ST, MT, I64, I64, BOOL)], cache=True, _nrt=False)

@@ -2397,6 +2397,23 @@ def intercept_value(fi, s, tab, sc, g, i, j, lv):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv):
+    """Novice Move's own search ("Moving": it shoves through enemies): the cost and state
+    of each anchor square within ``mv`` into ``wk[W_NOVICE]`` (BIG where none)."""
+    w = sc[S_W]
+    h = sc[S_H]
+    z = fi[i, F_SIZE]
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
+    for y in range(h - z + 1):
+        for x in range(w - z + 1):
+            c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
+            if least_cost_at(wk, w, x, y) <= mv:
+                c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
+            wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
+            wk[W_NOVICE, 2 * (y * w + x) + 1] = st
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     """Every activation the greedy policy considers for ``i``, each with its worth.
 
@@ -2425,14 +2442,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     # no Sacrifice); the search stops at mv until they are known to be worth it (below)
     cut = prune and goal == 0 and fi[i, F_SACRIFICE] == 0 and budget > mv
     if novice and not prune:  # its own search first (execute follows the last one's paths)
-        reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
-        for y in range(h - z + 1):
-            for x in range(w - z + 1):
-                c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
-                if least_cost_at(wk, w, x, y) <= mv:
-                    c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
-                wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
-                wk[W_NOVICE, 2 * (y * w + x) + 1] = st
+        novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
     reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, mv if cut else ALL)
     clear_fire_table(fi, wk)
     amb_w = 0.0
@@ -2543,14 +2553,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
             novice = False
     if novice and prune:  # greedy: the Novice search now, then the plain one again
-        reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
-        for y in range(h - z + 1):
-            for x in range(w - z + 1):
-                c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
-                if least_cost_at(wk, w, x, y) <= mv:
-                    c, st, fn = facing_state(fi, s, wk, w, i, x, y, mv)
-                wk[W_NOVICE, 2 * (y * w + x)] = c if fn >= 0 else BIG
-                wk[W_NOVICE, 2 * (y * w + x) + 1] = st
+        novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
         reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
