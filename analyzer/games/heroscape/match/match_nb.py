@@ -2091,6 +2091,32 @@ def write_record(st, m, rec, urec, row):
 
 
 @njit(cache=True, nogil=True)
+def begin_match(st, m, state, block, k, trace, chk):
+    """Match ``k`` seeded from the block state and ``k % block``
+    (``analyzer.match.seeding_nb.seed_match``), set up, its trace and checks switched."""
+    g = m[3]
+    seed_match(m[6], state, k % block)
+    g[G_TRACE] = 1 if trace else 0
+    g[G_CHECK] = 1 if chk else 0
+    g[G_NEV] = 0
+    setup_match(st, m, k)
+    if g[G_CHECK] != 0:
+        check(st, m)
+
+
+@njit(cache=True, nogil=True)
+def end_match(st, m, rec, urec, row):
+    """The end event of a finished match (each side's score x 10) and its records in
+    ``rec`` and ``urec`` row ``row``."""
+    g = m[3]
+    log(
+        m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
+        int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
+    )  # fmt: skip
+    write_record(st, m, rec, urec, row)
+
+
+@njit(cache=True, nogil=True)
 def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a, b, c):
     """The entry kernel of matches without a strong side: play matches ``first .. first +
     count - 1`` into ``rec`` and ``urec``; match ``k`` is seeded from the block state and
@@ -2098,28 +2124,16 @@ def run_block(st, m, state, block, first, count, rec, urec, trace, chk, code, a,
     written.  The arguments are those of :func:`run_block_strong` (``code`` must be
     ``OP_BLOCK``; ``a, b, c`` unused), which the strong policy and the rule tests use: a
     greedy or random run never compiles the rollouts, and this kernel inlines one round."""
-    g, rng = m[3], m[6]
+    g = m[3]
     front_distances(st, m)
     for kk in range(count):
         k = first + kk
-        seed_match(rng, state, k % block)
-        g[G_TRACE] = 1 if trace else 0
-        g[G_CHECK] = 1 if chk else 0
-        g[G_NEV] = 0
-        # a match: set-up, then rounds until a victory or the round limit
-        setup_match(st, m, k)
-        if g[G_CHECK] != 0:
-            check(st, m)
+        begin_match(st, m, state, block, k, trace, chk)
         while g[G_END] < 0:
             play_round_plain(st, m)
             if g[G_END] < 0:
                 g[G_ROUND] += 1
-        log(
-            m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
-            int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
-        )  # fmt: skip
-        row = kk if rec.shape[0] == count else k
-        write_record(st, m, rec, urec, row)
+        end_match(st, m, rec, urec, kk if rec.shape[0] == count else k)
     return g[G_NEV] if trace else 0
 
 
@@ -2138,24 +2152,12 @@ def run_block_strong(st, m, state, block, first, count, rec, urec, trace, chk, c
         front_distances(st, m)
         for kk in range(count):
             k = first + kk
-            seed_match(rng, state, k % block)
-            g[G_TRACE] = 1 if trace else 0
-            g[G_CHECK] = 1 if chk else 0
-            g[G_NEV] = 0
-            # a match: set-up, then rounds until a victory or the round limit
-            setup_match(st, m, k)
-            if g[G_CHECK] != 0:
-                check(st, m)
+            begin_match(st, m, state, block, k, trace, chk)
             while g[G_END] < 0:
                 play_round(st, m, m2)
                 if g[G_END] < 0:
                     g[G_ROUND] += 1
-            log(
-                m, E_END, 0, g[G_END], g[G_WINNER], int(round(10 * score(st, m, 0))),
-                int(round(10 * score(st, m, 1))), 0, 0, 0, 0, 0,
-            )  # fmt: skip
-            row = kk if rec.shape[0] == count else k
-            write_record(st, m, rec, urec, row)
+            end_match(st, m, rec, urec, kk if rec.shape[0] == count else k)
         return g[G_NEV] if trace else 0
     # the sandbox's operations (rule tests on hand-built positions)
     if code == OP_ATTACK:
