@@ -33,7 +33,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: 1.2-1.9 and 108 s at load 7.8 before round 4; 62 s at load 0.4-1.4 after it (ATTACK
 #: tables, pruning helpers); round 7 (ITEMS, ACTIVE TRAITS): 196 s at load ~10, 65 s at
 #: load 1-2 once the rollout kernels compile only when played and the thin levels are
-#: inlined (``compile_profile.py``; docs/match-engine.md, Degenesis); 53 s at load 1.5 once the
+#: inlined (``compile_profile.py``; docs/engines/degenesis.md); 53 s at load 1.5 once the
 #: rule-test operations have their own entry kernel (``sandbox_op``), 52 s at load 2 with
 #: ``play_round`` inlined into ``run_block``.
 COLD_COMPILE = (60, 200)

@@ -259,7 +259,7 @@ KERNEL = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wr
 ALLOCATING = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 #: Thin levels between the entry kernel and the TURN / REACTION kernels are inlined at
 #: numba's IR level (no signature, never compiled alone): each compiled level links its
-#: callees' code and has LLVM optimise the whole again (docs/match-engine.md, Heroscape).
+#: callees' code and has LLVM optimise the whole again (docs/engines/heroscape.md).
 THIN = {**KERNEL, "inline": "always"}
 CTX = (I2, I2, I2, F2, I2, I2, I2, I2, I1, I2, I1, I1, U1, I2)
 
