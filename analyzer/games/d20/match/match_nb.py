@@ -450,6 +450,11 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     return cover
 
 
+#: ``sight`` compiled into ``best_move`` (its loop over the candidate-enemy pairs makes
+#: most of the calls; each passes six arrays, 7-9 words apiece).
+sight_in = njit(**INLINE)(sight.py_func)
+
+
 @njit((F2, i8, f8, f8, f8), **INNER)
 def in_front(p, i, x, y, r):
     """ "Field of vision": a figurine sees in a 180 degree arc to the front (the
@@ -1234,7 +1239,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 if here and wk[SEEN, j] != UNKNOWN:
                     cov = int(wk[SEEN, j])
                 else:
-                    cov = sight(
+                    cov = sight_in(
                         fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y
                     )
                     if here:
