@@ -1880,12 +1880,21 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
     The states are taken from the queue at costs ``lo`` to ``hi`` (at most ``budget``):
     ``lo`` 0 starts a new search, a higher ``lo`` goes on with the one left after
     ``lo`` - 1 (states are pushed up to ``budget`` either way, so the costs up to the
-    last one taken are final)."""
+    last one taken are final).
+
+    A state is not expanded when one of the same anchor and facing with a subset of its
+    flags was taken before it (at no higher cost: the queue is in cost order): every step
+    or turn open to it is open to that one at no higher cost and with no more flags, so
+    what it would push is either pushed already at no higher cost (its push fails, as a
+    later push at an equal cost does) or is dominated the same way in turn.  The costs
+    and parents of every state :func:`cost_to` can choose (the fewest flags at the least
+    cost) and the order the others are taken in are those of the full search."""
     w = sc[S_W]
     na_ = w * sc[S_H]
     ns = na_ * 4 * NFLAG
     dist = wk[W_DIST].view(np.int32)  # int32: half the cache lines (states < 2**31)
     par = wk[W_PAR].view(np.int32)
+    closed = dist[ns : 2 * ns]  # 1 once the state is taken (the row's other half)
     bucket = wk[W_BUCKET : W_BUCKET + MAXB]
     ec = wk[W_EC]
     step = wk[W_STEP]
@@ -1895,9 +1904,11 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
             for c in range(MAXB - 1):
                 for q in range(nb[c]):
                     dist[bucket[c, q]] = BIG
+                    closed[bucket[c, q]] = 0
         else:
             for k in range(ns):
                 dist[k] = BIG
+                closed[k] = 0
         for c in range(MAXB):
             nb[c] = 0
         nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next one resets only those
@@ -1918,6 +1929,10 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
             if dist[st] != cost:
                 continue
             fl = st & (NFLAG - 1)
+            b0 = st - fl  # flags 0 of the same anchor and facing
+            if fl != 0 and (closed[b0] == 1 or (fl == 3 and (closed[b0 + 1] or closed[b0 + 2]))):
+                continue  # dominated: a state with fewer flags was taken first (below)
+            closed[st] = 1
             f = (st // NFLAG) & 3
             a = st // (NFLAG * 4)
             # turns
