@@ -260,6 +260,11 @@ STEP_DX, STEP_DY, STEP_DIR, STEP_COST = _step_table()
 SIGHT = 8
 CONVICTION_RANGE = 8
 BIG = 1 << 30
+#: The index of a single bit b set in an int64: BIT_AT[((b * DE_BRUIJN) >> 58) & 63].
+DE_BRUIJN = np.int64(0x03F79D71B4CB0A89)
+BIT_AT = np.zeros(64, dtype=np.int64)
+for _k in range(64):
+    BIT_AT[(((1 << _k) * 0x03F79D71B4CB0A89) % (1 << 64)) >> 58] = _k
 #: Scalar arguments passed as int64, never as literals: numba compiles a separate copy
 #: of a kernel's whole call tree for each literal value it is called with.
 ZERO = np.int64(0)
@@ -292,7 +297,8 @@ W_STEP = W_BUCKET + MAXB  # per anchor and absolute step (see anchor_steps), the
 W_QUEUE = W_STEP + 1  # the walking-distance field's queue
 W_FIRE = W_QUEUE + 1  # fire values per target, level and rockfall (float64 bits): fire_table
 W_NOVICE = W_FIRE + 1  # Novice Move: least cost and its state per anchor (plans_for)
-W_ROWS = W_NOVICE + 1
+W_ENEMY = W_NOVICE + 1  # the enemies' bases for toward_enemy and danger (enemy_table)
+W_ROWS = W_ENEMY + 1
 FIRE_ROCK = 8  # rockfall squares on a line that the fire-value table covers
 #: W_STEP bits: terrain and squeeze cost (0..3), a closed door, a friend crossed, contact
 ST_DOOR, ST_FRIEND, ST_CONTACT = 4, 8, 16
@@ -2111,39 +2117,53 @@ def walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv,
 @njit(cache=True, error_model="numpy", _nrt=False)
 def field(fi, mp, cell, sc, s, wk, i, goal):
     """W_FIELD: walking distance (squares, around walls) from every square to the goal:
-    ``goal`` 0 squares next to an enemy, 1 the Objective counters left."""
+    ``goal`` 0 squares next to an enemy, 1 the Objective counters left.
+
+    A breadth-first search on rows of bits (W_QUEUE: the squares free to walk, the last
+    ring, the next one and those reached, ``h`` rows each; boards are at most
+    ``layout.MAX_W`` < 63 squares wide): every ring is one shift and mask per row."""
     w = sc[S_W]
     h = sc[S_H]
     q = wk[W_QUEUE]
-    n = 0
+    fd = wk[W_FIELD]
     for c in range(w * h):
-        wk[W_FIELD, c] = BIG
+        fd[c] = BIG
+    ring = 0
     for y in range(h):
+        free = 0
+        src = 0
         for x in range(w):
-            src = False
-            if goal == 0:
-                src = wk[W_TOUCH, y * w + x] == 1
-            else:
-                src = cell[y, x] == 2
-            if src and not blocks_move(mp, cell, x, y):
-                wk[W_FIELD, y * w + x] = 0
-                q[n] = y * w + x
-                n += 1
-    k = 0
-    while k < n:
-        c = q[k]
-        k += 1
-        x = c % w
-        y = c // w
-        for d in range(4):
-            nx = x + DX[d]
-            ny = y + DY[d]
-            if 0 <= nx < w and 0 <= ny < h and not blocks_move(mp, cell, nx, ny):
-                nc = ny * w + nx
-                if wk[W_FIELD, nc] == BIG:
-                    wk[W_FIELD, nc] = wk[W_FIELD, c] + 1
-                    q[n] = nc
-                    n += 1
+            if not blocks_move(mp, cell, x, y):
+                free |= 1 << x
+                if wk[W_TOUCH, y * w + x] == 1 if goal == 0 else cell[y, x] == 2:
+                    src |= 1 << x
+                    fd[y * w + x] = 0
+        q[y] = free
+        q[h + y] = src
+        q[3 * h + y] = src
+        ring |= src
+    d = 0
+    while ring != 0:
+        d += 1
+        ring = 0
+        for y in range(h):
+            c = q[h + y]
+            m = (c << 1) | (c >> 1)
+            if y > 0:
+                m |= q[h + y - 1]
+            if y < h - 1:
+                m |= q[h + y + 1]
+            m &= q[y] & ~q[3 * h + y]
+            q[2 * h + y] = m
+            ring |= m
+        for y in range(h):
+            m = q[2 * h + y]
+            q[h + y] = m
+            q[3 * h + y] |= m
+            while m != 0:
+                low = m & -m
+                fd[y * w + BIT_AT[((low * DE_BRUIJN) >> 58) & 63]] = d
+                m ^= low
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -2275,31 +2295,62 @@ def add_plan(plans, npl, kind, level, dest, target, value):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def danger(fi, s, sc, i, x, y):
-    """A crude threat of standing at (x, y): the enemies that could reach contact."""
-    t = 0.0
-    z = fi[i, F_SIZE]
-    for j in range(fi.shape[0]):
-        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE] or s[j, S_DONE] == 1:
-            continue
-        dx = max(0, max(s[j, S_X] - (x + z - 1), x - (s[j, S_X] + fi[j, F_SIZE] - 1)))
-        dy = max(0, max(s[j, S_Y] - (y + z - 1), y - (s[j, S_Y] + fi[j, F_SIZE] - 1)))
-        if max(dx, dy) <= movement_now(fi, s, j) + 1 and fi[j, F_OC] > 0:
-            t += 1.0
-    return t
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def toward_enemy(fi, s, i, x, y):
-    """The facing from anchor (x, y) toward the nearest living enemy."""
-    z = fi[i, F_SIZE]
-    best = BIG
-    bf = s[i, S_FACE]
+def enemy_table(fi, s, wk, i):
+    """W_ENEMY, read by :func:`toward_enemy` and :func:`danger` for ``i`` while the
+    enemies stand still (one activation's choice): at 0 the count of living enemies, then
+    each one's base centre doubled (2 x + size, 2 y + size); at 1 + 2 n (n warriors) the
+    count of those who could still come into contact (yet to activate, Offensive Combat),
+    then each one's base edges x0, x1, y0, y1 and his Movement + 1."""
+    e = wk[W_ENEMY]
+    at = 2 + 2 * fi.shape[0]
+    n = 0
+    m = 0
     for j in range(fi.shape[0]):
         if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == fi[i, F_SIDE]:
             continue
-        vx = 2 * s[j, S_X] + fi[j, F_SIZE] - 2 * x - z
-        vy = 2 * s[j, S_Y] + fi[j, F_SIZE] - 2 * y - z
+        zj = fi[j, F_SIZE]
+        e[1 + 2 * n] = 2 * s[j, S_X] + zj
+        e[2 + 2 * n] = 2 * s[j, S_Y] + zj
+        n += 1
+        if s[j, S_DONE] == 0 and fi[j, F_OC] > 0:
+            k = at + 5 * m
+            e[k] = s[j, S_X]
+            e[k + 1] = s[j, S_X] + zj - 1
+            e[k + 2] = s[j, S_Y]
+            e[k + 3] = s[j, S_Y] + zj - 1
+            e[k + 4] = movement_now(fi, s, j) + 1
+            m += 1
+    e[0] = n
+    e[at - 1] = m
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def danger(fi, wk, i, x, y):
+    """A crude threat of standing at (x, y): the enemies that could reach contact (base
+    distance at most their Movement + 1; :func:`enemy_table`)."""
+    e = wk[W_ENEMY]
+    at = 2 + 2 * fi.shape[0]
+    z = fi[i, F_SIZE]
+    t = 0
+    for k in range(at, at + 5 * e[at - 1], 5):
+        dx = max(0, max(e[k] - (x + z - 1), x - e[k + 1]))
+        dy = max(0, max(e[k + 2] - (y + z - 1), y - e[k + 3]))
+        if max(dx, dy) <= e[k + 4]:
+            t += 1
+    return float(t)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def toward_enemy(fi, s, wk, i, x, y):
+    """The facing from anchor (x, y) toward the nearest living enemy (base centres,
+    :func:`enemy_table`; the first of equals in warrior order)."""
+    e = wk[W_ENEMY]
+    z = fi[i, F_SIZE]
+    best = BIG
+    bf = s[i, S_FACE]
+    for k in range(1, 1 + 2 * e[0], 2):
+        vx = e[k] - 2 * x - z
+        vy = e[k + 1] - 2 * y - z
         d = max(abs(vx), abs(vy))
         if d < best:
             best = d
@@ -2351,7 +2402,7 @@ def contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, here):
 def facing_state(fi, s, wk, w, i, x, y, budget):
     """The state :func:`reach` found on anchor (x, y): facing the nearest enemy if that
     fits in ``budget``, else the cheapest facing that does; (cost, state, facing or -1)."""
-    ft = toward_enemy(fi, s, i, x, y)
+    ft = toward_enemy(fi, s, wk, i, x, y)
     c, st = cost_to(wk, w, x, y, ft)
     fbest = ft
     if c > budget:
@@ -2442,6 +2493,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     h = sc[S_H]
     z = fi[i, F_SIZE]
     npl = 0
+    enemy_table(fi, s, wk, i)
     mv = movement_now(fi, s, i)
     if s[i, S_STOPPED] > 0:
         mv = 0
@@ -2489,7 +2541,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                     s[i, S_FACE] = f
                     rear = from_rear(fi, s, j, i)
                     lv, v = best_strike_level(fi, s, tab, sc, g, i, j, rear)
-                    v -= 0.15 * danger(fi, s, sc, i, ax, ay)
+                    v -= 0.15 * danger(fi, wk, i, ax, ay)
                     s[i, S_X] = x0
                     s[i, S_Y] = y0
                     s[i, S_FACE] = f0
@@ -2512,7 +2564,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                     if st < 0:
                         continue
                     _d, prog = progress(fi, sc, wk, i, ax, ay, here)
-                    v = gain + prog - 0.1 * danger(fi, s, sc, i, ax, ay)
+                    v = gain + prog - 0.1 * danger(fi, wk, i, ax, ay)
                     if v > bv:
                         bv = v
                         bst = st
@@ -2579,7 +2631,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                 a = y * w + x
                 if wk[W_NOVICE, 2 * a] <= mv and least_cost_at(wk, w, x, y) > mv:
                     _d, prog = progress(fi, sc, wk, i, x, y, here)
-                    dg = danger(fi, s, sc, i, x, y)
+                    dg = danger(fi, wk, i, x, y)
                     v = prog - 0.1 * dg
                     npl = add_plan(plans, npl, K_MOVE, 2, wk[W_NOVICE, 2 * a + 1], -1, v)
                     bi = max(bi, int(v * 1000))
@@ -2593,7 +2645,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                 v = 50.0 - 0.1 * c
                 npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, v)
                 bi = max(bi, int(v * 1000))
-            dg = danger(fi, s, sc, i, x, y)
+            dg = danger(fi, wk, i, x, y)
             if ev_w > 0.0 and event_under(sc, cell, z, x, y):
                 prog += ev_w  # every plan ending on the counter may activate it
             if c <= mv:
@@ -3029,6 +3081,7 @@ def goal_state(fi, mp, cell, sc, s, occ, wk, i, budget):
     w = sc[S_W]
     z = fi[i, F_SIZE]
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
+    enemy_table(fi, s, wk, i)
     field(fi, mp, cell, sc, s, wk, i, goal)
     best = field_at(fi, sc, wk, i, s[i, S_X], s[i, S_Y])
     bc = 0
