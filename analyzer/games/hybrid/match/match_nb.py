@@ -1927,6 +1927,9 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
     titan = fi[i, F_TITAN]
     puny = fi[i, F_PUNY]
     door_extra = 1 if (moving_mode == 0 and titan == 0) else 0
+    delta = step[9 * na_ : 9 * na_ + 8]  # the anchor index step of each absolute direction
+    for d in range(8):
+        delta[d] = ABS_DX[d] + w * ABS_DY[d]
     for cost in range(lo, min(hi, budget) + 1):
         q = 0
         while q < nb[cost]:
@@ -1958,9 +1961,10 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
             # eight steps: forward, two forward diagonals, two sides, back, two back diagonals
             # (base cost 1 for the first three, 2 for the others)
             nm = 8 if cost + 2 <= budget else 3
+            row = 8 * a
             for m in range(nm):
                 d = STEP_DIR[f, m]
-                e = step[8 * a + d]
+                e = step[row + d]
                 if e < 0:
                     continue
                 c2 = cost + (1 if m < 3 else 2) + (e & 3)
@@ -1977,11 +1981,10 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
                     if (nfl & 2) and (e & ST_CONTACT):
                         continue  # never across a friend into contact
                 if c2 <= budget:
-                    na = a + ABS_DX[d] + w * ABS_DY[d]
-                    push(dist, par, bucket, nb, (na * 4 + f) * NFLAG + nfl, c2, st)
+                    push(dist, par, bucket, nb, ((a + delta[d]) * 4 + f) * NFLAG + nfl, c2, st)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def cost_to(wk, w, x, y, f):
     """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
     dist = wk[W_DIST].view(np.int32)
@@ -1995,7 +1998,7 @@ def cost_to(wk, w, x, y, f):
     return best, bst
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def least_cost_at(wk, w, x, y):
     """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
     dist = wk[W_DIST].view(np.int32)
@@ -2166,7 +2169,7 @@ def field(fi, mp, cell, sc, s, wk, i, goal):
                 m ^= low
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def field_at(fi, sc, wk, i, x, y):
     w = sc[S_W]
     z = fi[i, F_SIZE]
@@ -2324,7 +2327,7 @@ def enemy_table(fi, s, wk, i):
     e[at - 1] = m
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def danger(fi, wk, i, x, y):
     """A crude threat of standing at (x, y): the enemies that could reach contact (base
     distance at most their Movement + 1; :func:`enemy_table`)."""
@@ -2340,7 +2343,7 @@ def danger(fi, wk, i, x, y):
     return float(t)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def toward_enemy(fi, s, wk, i, x, y):
     """The facing from anchor (x, y) toward the nearest living enemy (base centres,
     :func:`enemy_table`; the first of equals in warrior order)."""
@@ -2398,7 +2401,7 @@ def contact_anchor(fi, mp, s, occ, sc, wk, i, j, f, k, mv, here):
     return ax, ay, st
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def facing_state(fi, s, wk, w, i, x, y, budget):
     """The state :func:`reach` found on anchor (x, y): facing the nearest enemy if that
     fits in ``budget``, else the cheapest facing that does; (cost, state, facing or -1)."""
