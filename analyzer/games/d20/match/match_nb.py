@@ -382,7 +382,7 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
-@njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), **INNER)
+@njit(**INLINE)
 def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
     the cover bonus to its PD (0..3), or -1 when the axis is interrupted.
@@ -392,7 +392,9 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     interrupt the sightline on a figurine with the same size stand located behind them".
     "Cover": a lower element crossed within ``S_COVER_DIST`` of the target gives its
     grade (slight +1, intermediate +2, heavy +3).  An element the shooter or the target
-    stands on neither blocks nor covers.
+    stands on neither blocks nor covers.  Compiled into its four callers (``best_move``,
+    ``shoot_hth_sight``, ``threat_now``, ``aim``): a call, with its six arrays of 7-9
+    words apiece, cost more than its work in the busiest of them.
     """
     rt = fr[it, R_RADIUS]
     ht = fr[it, R_HEIGHT]
@@ -448,11 +450,6 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
             ):
                 return -1
     return cover
-
-
-#: ``sight`` compiled into ``best_move`` (its loop over the candidate-enemy pairs makes
-#: most of the calls; each passes six arrays, 7-9 words apiece).
-sight_in = njit(**INLINE)(sight.py_func)
 
 
 @njit((F2, i8, f8, f8, f8), **INNER)
@@ -933,6 +930,10 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     return x0, y0, 0, -1
 
 
+#: ``walk`` compiled into ``best_move`` (the walks of most candidates).
+walk_in = njit(**INLINE)(walk.py_func)
+
+
 @njit((F2, F2, i8, i8, f8, f8, f8, f8), **INNER)
 def detour(fr, ter, i, k, x0, y0, tx, ty):
     """A corner of element ``k`` to go around it ("Characters can go around ... elements of
@@ -1184,7 +1185,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
             y = p[i, P_Y]
             keep_walk(wk, k, x, y, 0, -1)
         else:
-            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+            x, y, stop, elem = walk_in(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
             keep_walk(wk, k, x, y, stop, elem)
         if climb > 0 and wk[k, 7] != 3.0:
             continue
@@ -1239,7 +1240,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 if here and wk[SEEN, j] != UNKNOWN:
                     cov = int(wk[SEEN, j])
                 else:
-                    cov = sight_in(
+                    cov = sight(
                         fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y
                     )
                     if here:
