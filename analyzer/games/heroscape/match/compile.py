@@ -300,6 +300,8 @@ def compile_arrays(
     op[L.O_STRONG_HORIZON] = int(opts["strong_horizon"])
     op[L.O_STRONG_END] = int(bool(opts["strong_to_end"]))
     op[L.O_CHARGE] = int(bool(opts["charge"]))
+    op[L.O_LEVEL_LO] = int(scen.hx[:, L.H_LEVEL].min())
+    op[L.O_LEVEL_HI] = int(scen.hx[:, L.H_LEVEL].max())
     arrays = (
         scen.hx.copy(),
         S.distances(scen.hx),

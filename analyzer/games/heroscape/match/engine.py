@@ -139,7 +139,7 @@ class HeroscapeMatchEngine(PackageKernels, ArmyListSides):
             np.zeros(6, dtype=np.uint64),
             ev,
             np.zeros((L.WK_ROWS, max(nh, nf, 64 * ((nh + 63) // 64))), dtype=np.int64),
-            np.zeros((L.WF_ROWS, nf), dtype=np.float64),
+            np.zeros((L.WF_ROWS, max(nh, nf)), dtype=np.float64),
         )
 
     def run_block(

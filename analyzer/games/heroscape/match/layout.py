@@ -148,18 +148,22 @@ O_HOLD = 22  # greedy: the time-victory side's holding weight, x 1000
 O_STRONG_HORIZON = 23  # strong policy: rounds per rollout (this one included)
 O_STRONG_END = 24  # strong policy: rollouts play to a time victory's round limit
 O_CHARGE = 25  # Charge!!! modelled (1) or not (0)
-O_COLS = 26
+O_LEVEL_LO = 26  # the battlefield's lowest level (greedy's bounds)
+O_LEVEL_HI = 27  # ... and its highest
+O_COLS = 28
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
 
 #: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
-WK_ROWS = 25
-#: rows of the float scratch ``wf`` (by figure): greedy's worth of attacking an enemy from
-#: each of the 5 height relations (:func:`match_nb.foe_worths`), of activating it, the
-#: worth of each Army Card's turn and of its figures (:func:`match_nb.place_markers`)
-WF_WORTH, WF_VAL, WF_WS = 5, 6, 7
-WF_ROWS = 8
+WK_ROWS = 28
+#: rows of the float scratch ``wf`` (by figure, max(spaces, figures) long): greedy's worth
+#: of attacking an enemy from each of the 5 height relations (:func:`match_nb.foe_worths`),
+#: of activating it, the worth of each Army Card's turn and of its figures
+#: (:func:`match_nb.place_markers`); by candidate space of a move (in scan order), its
+#: first bound and its worth (:func:`match_nb.choose_destination`)
+WF_WORTH, WF_VAL, WF_WS, WF_BOUND, WF_SCORE = 5, 6, 7, 8, 9
+WF_ROWS = 10
 
 # ------------------------------------------------ S: per figure, int64 (match state)
 S_ALIVE = 0

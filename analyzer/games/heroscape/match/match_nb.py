@@ -113,6 +113,8 @@ from analyzer.games.heroscape.match.layout import (
     O_FORCED,
     O_HOLD,
     O_LEAVE_DICE,
+    O_LEVEL_HI,
+    O_LEVEL_LO,
     O_LOOK_K,
     O_LOOK_ROLLOUTS,
     O_NHC,
@@ -168,6 +170,8 @@ from analyzer.games.heroscape.match.layout import (
     TR_STOP,
     TR_WATER,
     TR_WELLSPRING,
+    WF_BOUND,
+    WF_SCORE,
     WF_VAL,
     WF_WORTH,
     WF_WS,
@@ -210,7 +214,12 @@ W_FROW, W_FREACH = 20, 21
 W_FHEX, W_FTAIL = 22, 23
 #: ... 1 on the spaces holding a Power Glyph while :func:`reach` runs (:func:`stops_on`)
 W_GSTOP = 24
-assert W_GSTOP + 1 == WK_ROWS
+#: ... greedy's candidate spaces of a move in scan order, those scored in full, each
+#: space's nearest enemy (:func:`choose_destination`)
+W_CAND, W_SCORED, W_NEAR = 25, 26, 27
+assert W_NEAR + 1 == WK_ROWS
+#: Margin of greedy's exact search below the best worth found (:func:`choose_destination`)
+SLACK = 1e-7
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
 OP_BLOCK, OP_ATTACK, OP_MOVE, OP_REACH, OP_TURN, OP_ROUND, OP_INIT, OP_CHECK = range(8)
 OP_SPECIAL, OP_END_ROUND, OP_MARKERS, OP_SCORE, OP_DEFENSE, OP_TARGET = 8, 9, 10, 11, 12, 13
@@ -1168,8 +1177,19 @@ def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda
 
 @njit(cache=True, _nrt=False)
 def choose_destination(st, m, i, pol):
-    """Where ``i`` ends its move: random (uniform over legal ends) or the greedy best."""
-    hx, gs, op, wk = st[0], m[2], st[9], m[8]
+    """Where ``i`` ends its move: random (uniform over legal ends) or the greedy best.
+
+    Greedy's best is the space an in-order scan finds (the start space, then the spaces
+    reached in the side's scan order; a space replaces the best so far when its worth is
+    greater by more than 1e-9), found with fewer full scores: the candidate with the
+    largest first bound (:func:`candidates`) is scored first, then the others in scan
+    order, each skipped when a bound of its worth is below the best worth found less
+    ``SLACK``; the scan's rule is applied to the worths computed, in scan order.  That is
+    the scan's choice when every space's worth (or bound) below the best less ``SLACK``,
+    plus 1e-9, is below the lowest worth within ``SLACK`` of the best (the scan's best so
+    far is then one of those from the first of them on); when not (near ties), the
+    candidates are scanned again with the plain rule."""
+    hx, gs, op, wk, wf = st[0], m[2], st[9], m[8], m[9]
     start = reach(st, m, i)
     nh = hx.shape[0]
     if pol == POL_RANDOM:
@@ -1196,13 +1216,97 @@ def choose_destination(st, m, i, pol):
     foe_worths(st, m, i, atk, nfoe)
     nxt_w = op[O_THREAT] / 1000.0
     threat_w, cw = greedy_weights(st, m, i, top)
+    cap = worth_cap(st, m, nfoe)
+    n, first = candidates(st, m, i, start, nfoe, rv, cap, nxt_w, cw)
+    cand, scored, bnd, val = wk[W_CAND], wk[W_SCORED], wf[WF_BOUND], wf[WF_SCORE]
     best = start
     bv = NEG
-    # the start space first (one call site: inlined), then the spaces reached in the
-    # side's scan order (from the bit sets of :func:`reach`: the other spaces cannot end
-    # the move)
+    top_v = NEG  # the best worth found
+    ub = NEG  # the largest bound of a space skipped
+    ns = 0
+    exact = True
+    while True:
+        for r in range(-1 if exact else 0, n):
+            k = first if r < 0 else r
+            if exact and r == first:
+                v = val[k]  # scored first
+            else:
+                b = bnd[k]
+                if exact:
+                    if b < top_v - SLACK:
+                        ub = max(ub, b)
+                        continue
+                    floor = top_v - 2.0 * SLACK if top_v > NEG else NEG
+                else:
+                    if b <= bv + 1e-9:
+                        continue
+                    floor = bv
+                h = cand[k]
+                near = foe_distances(st, m, h, nfoe)
+                gv = glyph_worth(st, m, i, h) if wk[W_GMARK, h] != 0 else 0.0
+                v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe,
+                                   gerda, near, gv, floor)  # fmt: skip
+                if exact:
+                    if v == NEG:
+                        ub = max(ub, floor + 1e-9)
+                        continue
+                    val[k] = v
+                    scored[ns] = k
+                    ns += 1
+                    top_v = max(top_v, v)
+                    if r < 0:
+                        continue
+            if v > bv + 1e-9:
+                bv = v
+                best = cand[k]
+        if not exact:
+            break
+        low = top_v  # the lowest worth within SLACK of the best
+        for q in range(ns):
+            v = val[scored[q]]
+            if v >= top_v - SLACK:
+                low = min(low, v)
+            else:
+                ub = max(ub, v)
+        if ub + 1e-9 < low:
+            break
+        exact = False  # near ties: the plain scan
+        best = start
+        bv = NEG
+    for q in range(gs.shape[0]):
+        if gs[q, GS_HEX] >= 0:
+            wk[W_GMARK, gs[q, GS_HEX]] = 0
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def candidates(st, m, i, start, nfoe, rv, cap, nxt_w, cw):
+    """The legal ends of ``i``'s move (after :func:`reach`): the start space, then the
+    spaces reached in the side's scan order (from :func:`reach`'s bit sets; the other
+    spaces cannot end the move), into ``wk[W_CAND]``, a bound of each one's worth into
+    ``wf[WF_BOUND]``: :func:`position_worth`'s own bound (the worth without its never
+    positive threat and risk terms) with ``cap`` (:func:`worth_cap`) for the attacks.
+    Returns their count and the candidate with the largest bound (of those, the farthest
+    from the enemy within Range ``rv``; the first in scan order)."""
+    hx, dist, wk, wf = st[0], st[1], m[8], m[9]
+    side = st[4][i, F_SIDE]
+    nh = hx.shape[0]
     nw = (nh + 63) >> 6
     got = wk[W_SEEN]
+    cand, near, bnd = wk[W_CAND], wk[W_NEAR], wf[WF_BOUND]
+    # every space's nearest enemy (foe_distances' minimum), row by row of ``dist``
+    for h in range(nh):
+        near[h] = BIG
+    for q in range(2 * nfoe):
+        t = wk[W_FHEX, q >> 1] if (q & 1) == 0 else wk[W_FTAIL, q >> 1]
+        if t >= 0:
+            row = dist[t]
+            for h in range(nh):
+                near[h] = min(near[h], row[h])
+    n = 0
+    first = 0
+    fb = NEG
+    fd = -1
     w = -1
     x = np.int64(0)
     h = start
@@ -1220,26 +1324,37 @@ def choose_destination(st, m, i, pol):
                 continue
         else:
             w = 0
-        # exact pruning: the worth without its (never positive) threat and risk
-        # terms, with the best attack anywhere, cannot beat the best so far
-        near = foe_distances(st, m, h, nfoe)
+        d = near[h]
         gv = glyph_worth(st, m, i, h) if wk[W_GMARK, h] != 0 else 0.0
-        bound = (top if near <= rv else 0.0) + gv
-        bound += 0.3 * hx[h, H_LEVEL]
-        bound += nxt_w * (NEXT_TURN * top)
-        if near < BIG:
-            bound -= cw * max(near - rv, 0)
-        if bound <= bv + 1e-9:
-            continue
-        v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda,
-                           near, gv, bv)  # fmt: skip
-        if v > bv + 1e-9:
-            bv = v
-            best = h
-    for q in range(gs.shape[0]):
-        if gs[q, GS_HEX] >= 0:
-            wk[W_GMARK, gs[q, GS_HEX]] = 0
-    return best
+        b = (cap if d <= rv else 0.0) + gv
+        b += 0.3 * hx[h, H_LEVEL]
+        b += nxt_w * (NEXT_TURN * cap)
+        if d < BIG:
+            b -= cw * max(d - rv, 0)
+        cand[n] = h
+        bnd[n] = b
+        dd = d if d <= rv else -1
+        if b > fb or (b == fb and dd > fd):
+            fb = b
+            fd = dd
+            first = n
+        n += 1
+    return n, first
+
+
+@njit(cache=True, _nrt=False)
+def worth_cap(st, m, nfoe):
+    """The largest worth :func:`best_attack_from` can give (now or next turn) from a space
+    of the battlefield: the largest of the enemies' :func:`foe_worths` over the height
+    relations its levels (``O_LEVEL_LO`` .. ``O_LEVEL_HI``) have to them."""
+    op, wk, wf = st[9], m[8], m[9]
+    cap = 0.0
+    for q in range(nfoe):
+        j = wk[W_FLIST, q]
+        lj = wk[W_FLEVEL, j]
+        for r in range(relation(op[O_LEVEL_HI], lj), relation(op[O_LEVEL_LO], lj) + 1):
+            cap = max(cap, wf[r, j])
+    return cap
 
 
 @njit(cache=True, _nrt=False)
