@@ -3,14 +3,23 @@
 ``python benchmarks/rapture_ab.py SPEC N [SEED] [only=list,list] [option=value ...]``
 
 SPEC ``winprob`` / ``woundkill`` / ``both``: greedy with the option(s) against greedy
-without (per side, each side with them in half of the matches); ``random``: greedy
+without (per side, each side with them in half of the matches); ``fast``: greedy's fast
+search against its full search (``greedy_search``, per side); ``random``: greedy
 against random; ``lookahead``: lookahead against greedy (each side in half).  Prints the
 score of the first named player (win 1, draw 1/2) with its 95% Wilson CI per list.
+
+``python benchmarks/rapture_ab.py speed PAIRS [SEED] [matches=256]``: greedy vs greedy
+with ``greedy_search=fast`` against ``full`` on the benchmark's default lists, in one
+process on one thread, alternating runs of the same matches: the median paired speed-up
+(full's time over fast's) per match and per activation, wall and thread CPU time, with
+quartiles and the load average.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import statistics
 import sys
 import time
 
@@ -35,6 +44,7 @@ SLOTS = {
     "winprob": [L.O_AI_WINPROB0],
     "woundkill": [L.O_AI_WOUNDKILL0],
     "both": [L.O_AI_WINPROB0, L.O_AI_WOUNDKILL0],
+    "fast": [L.O_AI_FAST0],
 }
 
 
@@ -45,12 +55,55 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return c - h, c + h
 
 
+def quartiles(xs: list[float]) -> str:
+    q = statistics.quantiles(xs, n=4)
+    return f"{statistics.median(xs):.3f}x (quartiles {q[0]:.3f}-{q[2]:.3f})"
+
+
+def speed(pairs: int, seed: int, matches: int) -> None:
+    """Paired timing of fast against full greedy search (see the module docstring)."""
+    from bench_match import default_sides
+
+    a, b = default_sides("rapture")
+    setups = {k: prepare("rapture", a, b, options={"greedy_search": k}) for k in ("fast", "full")}
+    for k in setups:  # compile or load the kernels before timing
+        run_records(E.ENGINE, setups[k], 64, seed, threads=1)
+    ratio: dict[str, list[float]] = {"match": [], "act": [], "cpu_match": [], "cpu_act": []}
+    acts = {"fast": 0, "full": 0}
+    for p in range(pairs):
+        t: dict[str, tuple[float, float, int]] = {}
+        for k in ("fast", "full") if p % 2 == 0 else ("full", "fast"):
+            w0, c0 = time.perf_counter(), time.thread_time()
+            rec, _ = run_records(E.ENGINE, setups[k], matches, seed + p, threads=1)
+            t[k] = (
+                time.perf_counter() - w0,
+                time.thread_time() - c0,
+                int(rec[:, C.R_ACTIVATIONS].sum()),
+            )
+            acts[k] += t[k][2]
+        ratio["match"].append(t["full"][0] / t["fast"][0])
+        ratio["cpu_match"].append(t["full"][1] / t["fast"][1])
+        per = t["fast"][2] / t["full"][2]  # activations of fast per activation of full
+        ratio["act"].append(t["full"][0] / t["fast"][0] * per)
+        ratio["cpu_act"].append(t["full"][1] / t["fast"][1] * per)
+    print(f"{pairs} pairs of {matches} matches, load {os.getloadavg()}")
+    print(f"per match: wall {quartiles(ratio['match'])}, CPU {quartiles(ratio['cpu_match'])}")
+    print(f"per activation: wall {quartiles(ratio['act'])}, CPU {quartiles(ratio['cpu_act'])}")
+    print(
+        f"activations per match: fast {acts['fast'] / (pairs * matches):.2f}, "
+        f"full {acts['full'] / (pairs * matches):.2f}"
+    )
+
+
 def main() -> None:
     spec, n = sys.argv[1], int(sys.argv[2])
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 2026
     extra: dict[str, object] = dict(a.split("=", 1) for a in sys.argv[4:])
     extra = {k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in extra.items()}
     only = extra.pop("only", "")
+    if spec == "speed":
+        speed(n, seed, int(extra.pop("matches", 256)))
+        return
     opts = {"first": "alternate", **extra}
     for name in [x for x in LISTS if not only or x in only.split(",")]:
         f = paths.system_config("rapture", "lists") / f"{name}.yaml"

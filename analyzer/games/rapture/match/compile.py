@@ -78,6 +78,10 @@ class MatchOptions:
     * ``greedy_wound_kill``: greedy values wounds through kill probability: the gain in
       the chance that a second attack like this one kills the model, times the model's
       points left, in place of the linear points per HP.
+    * ``greedy_search``: ``fast`` (the default) scores fewer move candidates: behind the
+      closest cover piece only (not the second closest) and an advance towards the best
+      target only (the second target is still charged when within reach); ``full``
+      scores every one (the greedy of the rounds before 2026-12-03's fourth).
     """
 
     policy_a: str = "greedy"
@@ -101,6 +105,7 @@ class MatchOptions:
     greedy_carry: int = 150
     greedy_win_prob: bool = False
     greedy_wound_kill: bool = False
+    greedy_search: Literal["fast", "full"] = "fast"
     check_invariants: bool = False
     round1_first: int = -1
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -143,6 +148,7 @@ MATCH_OPTION_KINDS: dict[str, OptionKind] = {
     "greedy_carry": integer(0, 300),
     "greedy_win_prob": flag(),
     "greedy_wound_kill": flag(),
+    "greedy_search": choice("fast", "full"),
     "check_invariants": flag(),
     # side forced to take the first activation of round 1: -1 by the rules, 0 A, 1 B
     "round1_first": choice(-1, 0, 1),
@@ -178,6 +184,7 @@ def options_array(opt: MatchOptions, hands: np.ndarray, n_scenario: int) -> np.n
     o[L.O_AI_CARRY0 : L.O_AI_CARRY0 + 2] = opt.greedy_carry  # the same for both sides
     o[L.O_AI_WINPROB0 : L.O_AI_WINPROB0 + 2] = int(opt.greedy_win_prob)
     o[L.O_AI_WOUNDKILL0 : L.O_AI_WOUNDKILL0 + 2] = int(opt.greedy_wound_kill)
+    o[L.O_AI_FAST0 : L.O_AI_FAST0 + 2] = int(opt.greedy_search == "fast")
     return o
 
 

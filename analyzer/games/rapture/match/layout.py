@@ -311,7 +311,9 @@ O_AI_CARRY0 = O_AI_PRESS + 1
 O_AI_WINPROB0 = O_AI_CARRY0 + 2
 #: per side: 1: greedy values wounds through the kill chance they add (not per HP)
 O_AI_WOUNDKILL0 = O_AI_WINPROB0 + 2
-O_COLS = O_AI_WOUNDKILL0 + 2
+#: per side: 1: greedy's fast search (fewer move candidates scored), 0: the full search
+O_AI_FAST0 = O_AI_WOUNDKILL0 + 2
+O_COLS = O_AI_FAST0 + 2
 
 # ------------------------------------------------------------------ trace
 (
@@ -473,10 +475,16 @@ WI_FOES = 1800
 #: far it threatens (move budget plus weapon range) in WS_THREAT_REACH
 WI_URGE = 1850
 WS_THREAT_REACH = 1700
+#: policies_nb.prepare_values, ``greedy_search=fast``: what the rows of W were computed
+#: for (unit, activation, then sums over the wounds and living models, the unit markers
+#: and statuses, and the VP terms; unit -1: none), so that the next decision of the same
+#: activation with none of them changed keeps them
+WS_WKEY = 1760
+WKEY_COLS = 5
 assert WI_NEAR + 2 + MAX_MODELS + MAX_TERRAIN <= WI_FOES
 assert WI_FOES + 1 + MAX_MODELS <= WI_URGE and WI_URGE + 1 + MAX_MODELS <= WI_SIZE
 assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_THREAT_REACH
-assert WS_THREAT_REACH + MAX_MODELS <= WS_GEO
+assert WS_THREAT_REACH + MAX_MODELS <= WS_WKEY and WS_WKEY + WKEY_COLS <= WS_GEO
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
 WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
 #: engine_nb attack actions: 21 scratch lists of up to 48 models

@@ -87,17 +87,23 @@ from analyzer.games.rapture.match.layout import (
     DEC_R,
     DEC_RANGE,
     DEC_UNIT,
+    G_ACTIVATIONS,
     G_BONUS0,
     G_CARRIER0,
+    G_CARRIER1,
     G_DIS0,
+    G_DIS1,
     G_DONE0,
     G_MIS0,
     G_MOVES,
+    G_MVP0,
+    G_MVP1,
     G_NT,
     G_POINTS0,
     G_ROUND,
     G_TARGET0,
     G_VP0,
+    G_VP1,
     GF_AREAX0,
     GF_AREAY0,
     GF_OBJX0,
@@ -132,9 +138,11 @@ from analyzer.games.rapture.match.layout import (
     MIS_TAKEOUT,
     MK_ESCAPE,
     MK_FIRE,
+    MK_LOADING,
     MK_SHELTER,
     MOVE_LIMIT,
     O_AI_CARRY0,
+    O_AI_FAST0,
     O_AI_PRESS,
     O_AI_TEMPO,
     O_AI_THREAT,
@@ -200,6 +208,7 @@ from analyzer.games.rapture.match.layout import (
     WS_THREAT_REACH,
     WS_TVAL,
     WS_W,
+    WS_WKEY,
 )
 from analyzer.games.rapture.match.state_nb import (
     block_for,
@@ -814,9 +823,48 @@ def list_foes(X, side, at):
 
 
 @njit(**INNER)
+def _values_key(X, u):
+    """What the rows of ``W`` depend on that one action can change (``WS_WKEY``): the
+    activation, the wounds and living models, the unit markers and statuses, the VP terms
+    (weighted sums: a collision would need two changes that cancel in one action)."""
+    MI = xMI(X)
+    hurt = np.int64(0)
+    for m in range(MI.shape[0]):
+        hurt += (m + 1) * (MI[m, MI_WOUNDS] + 64 * MI[m, MI_ALIVE])
+    UI = xUI(X)
+    marks = np.int64(0)
+    for v in range(UI.shape[0]):
+        marks += (v + 1) * (UI[v, UI_STATUS] + 8 * UI[v, UI_ACT])
+        for k in range(MK_LOADING + 1):
+            marks += (v * 8 + k + 1) * 64 * UI[v, UI_MK + k]
+    G = xG(X)
+    WS = xWS(X)
+    vp = G[G_VP0] + 1000 * G[G_VP1] + 100000 * (G[G_MVP0] + 1000 * G[G_MVP1])
+    vp += 7 * (G[G_DIS0] + 1000 * G[G_DIS1]) + 13 * (G[G_CARRIER0] + 50 * G[G_CARRIER1])
+    same = (
+        WS[WS_WKEY] == u
+        and WS[WS_WKEY + 1] == G[G_ACTIVATIONS]
+        and WS[WS_WKEY + 2] == hurt
+        and WS[WS_WKEY + 3] == marks
+        and WS[WS_WKEY + 4] == vp
+    )
+    WS[WS_WKEY] = u
+    WS[WS_WKEY + 1] = G[G_ACTIVATIONS]
+    WS[WS_WKEY + 2] = hurt
+    WS[WS_WKEY + 3] = marks
+    WS[WS_WKEY + 4] = vp
+    return same
+
+
+@njit(**INNER)
 def prepare_values(X, u, W):
     """Per opposing model: the value of unit u's close combat / ranged attacks on it (with and
-    without cover) and the value of its attacks on u's lead model (threat)."""
+    without cover) and the value of its attacks on u's lead model (threat).
+
+    The rows are kept from the unit's previous decision in the same activation when no
+    wound, casualty, marker, status or VP term changed since (:func:`_values_key`: the
+    rows depend on nothing else that an action changes; the decision's constants are
+    computed again, the unit may have moved)."""
     SI = xSI(X)
     US = xUS(X)
     MI = xMI(X)
@@ -837,6 +885,11 @@ def prepare_values(X, u, W):
         if v != u and US[v, US_SIDE] == side and UI[v, UI_STATUS] == 0:
             escaping += UI[v, UI_MK + MK_ESCAPE] > 0
     WS[WS_DECIDE + DEC_ESCAPING] = escaping
+    # only the rows of the opposing models in play are read (value_at, value_bound and the
+    # heading values loop over WI_FOES): each is written whole below
+    nfoes = list_foes(X, side, WI_FOES)
+    if _values_key(X, u):
+        return  # the rows of this unit's previous decision still hold
     att = np.int64(0)
     rof = np.int64(0)
     f = US[u, US_FIRST]
@@ -860,9 +913,6 @@ def prepare_values(X, u, W):
     h_rng = MI[lead, MI_CS + ST_MMS]
     wk = wound_kill(X, side)
     wk_l = wound_kill(X, 1 - side)
-    # only the rows of the opposing models in play are read (value_at, value_bound and the
-    # heading values loop over WI_FOES): each is written whole below
-    nfoes = list_foes(X, side, WI_FOES)
     # each row is computed into locals and stored at the end (numba emits no alias
     # information: a store into W would make every value read before it be read again)
     for t in xWI(X)[WI_FOES + 1 : WI_FOES + 1 + nfoes]:
@@ -1156,6 +1206,8 @@ def candidates(X, u, C, mode):
     ranged attacks on visible models in range.  For the unit: moves (towards each opposing
     unit, into range, behind cover, to mission objectives, to escaping allies, away),
     charges on reachable opposing models, retreat, get up, extinguish fire, pick up.
+    Greedy's fast search (``greedy_search=fast``, per side ``O_AI_FAST0``) lists only the
+    closest cover position and no advance towards the second target (its charge stays).
     """
     SI = xSI(X)
     SF = xSF(X)
@@ -1183,6 +1235,8 @@ def candidates(X, u, C, mode):
     if lead < 0 or UI[u, UI_STATUS] != 0:
         return n
     side = US[u, US_SIDE]
+    # greedy_search=fast: one cover position, no advance towards the second target
+    fast = greedy and OPT[O_AI_FAST0 + side] == 1
     pl = SI[lead, SI_POOL]
     nmod = SI.shape[0]
     engaged = UI[u, UI_ENG] == 1
@@ -1363,6 +1417,8 @@ def candidates(X, u, C, mode):
             else:
                 n = _add(C, n, np.int64(A_CHARGE), lead, t, gx, gy, np.float64(0.0))
         # advance: into range (shooters) or towards the model
+        if fast and j > 0:
+            continue
         stop = cr + 0.5
         if shooter:
             stop = max(stop, cr + SF[lead, SF_RANGE] - 1.0)
@@ -1395,7 +1451,7 @@ def candidates(X, u, C, mode):
         sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
         n = _move(X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor)
         nc += 1
-        if nc >= 2:
+        if nc >= 2 or fast:
             break
     # mission objective
     if OPT[O_MISSIONS] == 1:

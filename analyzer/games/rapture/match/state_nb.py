@@ -201,6 +201,7 @@ from analyzer.games.rapture.match.layout import (
     WS_REACH_KEY,
     WS_UNOVERLAP_KEY,
     WS_WALK_T,
+    WS_WKEY,
 )
 
 OFFBOARD = -1000.0
@@ -807,13 +808,15 @@ def mark_moved(X):
 
 @njit(**INNER)
 def forget_walks(X):
-    """Drop the walk's neighbour lists and the greedy's remembered dry walks (a new match, a
-    rollout's copied state, a hand-built position): their key, ``G_MOVES``, is only unique
+    """Drop the walk's neighbour lists, the greedy's remembered dry walks and its kept
+    attack values (``WS_WKEY``) (a new match, a rollout's copied state, a hand-built
+    position): their key, ``G_MOVES``, is only unique
     within one line of play."""
     WS = xWS(X)
     WS[WS_NEAR_KEY] = -1.0
     WS[WS_REACH_KEY] = -1.0
     WS[WS_UNOVERLAP_KEY] = -1.0
+    WS[WS_WKEY] = -1.0
 
 
 @njit(**INLINE)
