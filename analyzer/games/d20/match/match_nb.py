@@ -382,7 +382,7 @@ def in_hth(fi, fr, p, s, i):
     return False
 
 
-@njit(**INLINE)
+@njit((I2, F2, F2, F1, F2, I2, f8, f8, i8, i8, i8, f8, f8), **INNER)
 def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     """Sightline from (ax, ay) (figurine ``ia`` of ``side``) to ``it`` standing at (tx, ty):
     the cover bonus to its PD (0..3), or -1 when the axis is interrupted.
@@ -392,9 +392,7 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
     interrupt the sightline on a figurine with the same size stand located behind them".
     "Cover": a lower element crossed within ``S_COVER_DIST`` of the target gives its
     grade (slight +1, intermediate +2, heavy +3).  An element the shooter or the target
-    stands on neither blocks nor covers.  Compiled into its four callers (``best_move``,
-    ``shoot_hth_sight``, ``threat_now``, ``aim``): a call, with its six arrays of 7-9
-    words apiece, cost more than its work in the busiest of them.
+    stands on neither blocks nor covers.
     """
     rt = fr[it, R_RADIUS]
     ht = fr[it, R_HEIGHT]
@@ -450,6 +448,11 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
             ):
                 return -1
     return cover
+
+
+#: ``sight`` compiled into ``best_move`` (its loop over the candidate-enemy pairs makes
+#: most of the calls; each passes six arrays, 7-9 words apiece).
+sight_in = njit(**INLINE)(sight.py_func)
 
 
 @njit((F2, i8, f8, f8, f8), **INNER)
@@ -930,10 +933,6 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     return x0, y0, 0, -1
 
 
-#: ``walk`` compiled into ``best_move`` (the walks of most candidates).
-walk_in = njit(**INLINE)(walk.py_func)
-
-
 @njit((F2, F2, i8, i8, f8, f8, f8, f8), **INNER)
 def detour(fr, ter, i, k, x0, y0, tx, ty):
     """A corner of element ``k`` to go around it ("Characters can go around ... elements of
@@ -1185,7 +1184,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
             y = p[i, P_Y]
             keep_walk(wk, k, x, y, 0, -1)
         else:
-            x, y, stop, elem = walk_in(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
+            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
             keep_walk(wk, k, x, y, stop, elem)
         if climb > 0 and wk[k, 7] != 3.0:
             continue
@@ -1240,7 +1239,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 if here and wk[SEEN, j] != UNKNOWN:
                     cov = int(wk[SEEN, j])
                 else:
-                    cov = sight(
+                    cov = sight_in(
                         fi, fr, ter, sc, p, s, p[j, P_X], p[j, P_Y], fi[j, F_SIDE], j, i, x, y
                     )
                     if here:
@@ -2004,20 +2003,20 @@ def policy(op, g, side):
     return pol
 
 
-@njit(**INLINE)
-def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, posture):
-    """One player's Turn: his movement phase (automatic movements first), then his
-    action/shooting phase ("3. The Game's Turns and Phases").  Watchful and ready to
-    shoot last until the figurine's next turn, which starts here."""
+@njit((I2, I1, F2, I2, I1, I2, i8), **INNER)
+def begin_turn(fi, op, p, s, g, ev, side):
+    """The start of one player's Turn (``run_block`` plays the rest: his movement phase,
+    automatic movements first, then his action/shooting phase, "3. The Game's Turns and
+    Phases"): watchful and ready to shoot last until the figurine's next turn, which starts
+    here.  Returns the policies of the side and of its opponent this turn."""
     pol = policy(op, g, side)
     pol_other = policy(op, g, 1 - side)
     if pol == POL_LOOKAHEAD:
         pol = POL_GREEDY
     if pol_other == POL_LOOKAHEAD:
         pol_other = POL_GREEDY
-    n = fi.shape[0]
     log(g, ev, E_TURN, side, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    for i in range(n):
+    for i in range(fi.shape[0]):
         if fi[i, F_SIDE] == side and s[i, S_ALIVE] == 1:
             s[i, S_MODE] = M_NORMAL
             s[i, S_READY] = 0
@@ -2027,18 +2026,7 @@ def side_turn(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, side, pos
             p[i, P_SX] = p[i, P_X]
             p[i, P_SY] = p[i, P_Y]
             g[G_ACT] += 1
-    for auto in range(2):
-        for i in range(n):
-            if fi[i, F_SIDE] == side and fi[i, F_IMPULSIVE] == 1 - auto:
-                move_figure(
-                    fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, wk, i, pol, posture
-                )
-    if g[G_CHECK]:
-        check(fi, fr, sc, p, s, g)
-    if g[G_END] < 0:
-        action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol, pol_other)
-    if g[G_CHECK]:
-        check(fi, fr, sc, p, s, g)
+    return pol, pol_other
 
 
 @njit((I2, I2, i8), **INNER)
@@ -2374,8 +2362,8 @@ def run_block(
             check(fi, fr, sc, p, s, g)
         while g[G_END] < 0:
             side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
-            # the lookahead's rollouts and then the real turn, in one loop with one call of
-            # side_turn (compiled once into this kernel): plan ``post``, rollout ``r``,
+            # the lookahead's rollouts and then the real turn, in one loop with one copy of
+            # the player turn (compiled once into this kernel): plan ``post``, rollout ``r``,
             # player turn ``h`` of the rollout on the copies; ``post == nplan``: the turn
             posture = 0
             nplan = 0
@@ -2416,7 +2404,25 @@ def run_block(
                     pp = post if h == 0 else 0
                     if h > 0:
                         sd = g2[G_FIRST] if g2[G_HALF] == 0 else 1 - g2[G_FIRST]
-                side_turn(fi, fr, ter, sc, op, ecp, pge, pa, sa, ga, dc, ra, ev, wk, sd, pp)
+                # one player's Turn: ``begin_turn``, his movement phase (automatic movements
+                # first), then his action/shooting phase, written out here (as an inlined
+                # function, its sixteen array arguments cost an NRT reference count apiece)
+                pol, pol_other = begin_turn(fi, op, pa, sa, ga, ev, sd)
+                for auto in range(2):
+                    for i in range(n):
+                        if fi[i, F_SIDE] == sd and fi[i, F_IMPULSIVE] == 1 - auto:
+                            move_figure(
+                                fi, fr, ter, sc, op, ecp, pge, pa, sa, ga, dc, ra, ev, wk,
+                                i, pol, pp,
+                            )  # fmt: skip
+                if ga[G_CHECK]:
+                    check(fi, fr, sc, pa, sa, ga)
+                if ga[G_END] < 0:
+                    action_phase(
+                        fi, fr, ter, sc, op, ecp, pge, pa, sa, ga, dc, ra, ev, sd, pol, pol_other
+                    )
+                if ga[G_CHECK]:
+                    check(fi, fr, sc, pa, sa, ga)
                 next_half(fi, sc, sa, ga)
                 if not roll:
                     break
