@@ -1984,7 +1984,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
                     push(dist, par, bucket, nb, ((a + delta[d]) * 4 + f) * NFLAG + nfl, c2, st)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cost_to(wk, w, x, y, f):
     """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
     dist = wk[W_DIST].view(np.int32)
@@ -1998,7 +1998,7 @@ def cost_to(wk, w, x, y, f):
     return best, bst
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def least_cost_at(wk, w, x, y):
     """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
     dist = wk[W_DIST].view(np.int32)
@@ -2169,7 +2169,7 @@ def field(fi, mp, cell, sc, s, wk, i, goal):
                 m ^= low
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def field_at(fi, sc, wk, i, x, y):
     w = sc[S_W]
     z = fi[i, F_SIZE]
