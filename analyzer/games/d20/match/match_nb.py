@@ -2406,7 +2406,7 @@ def run_block(
                         sd = g2[G_FIRST] if g2[G_HALF] == 0 else 1 - g2[G_FIRST]
                 # one player's Turn: ``begin_turn``, his movement phase (automatic movements
                 # first), then his action/shooting phase, written out here (as an inlined
-                # function, its sixteen array arguments cost an NRT reference count apiece)
+                # function, its fourteen array arguments cost NRT reference counts)
                 pol, pol_other = begin_turn(fi, op, pa, sa, ga, ev, sd)
                 for auto in range(2):
                     for i in range(n):
