@@ -210,7 +210,7 @@ def compile_arrays(
     first_side: int | None,
 ) -> tuple[tuple[np.ndarray, ...], Compiled]:
     """The static arrays ``(hx, dist, los, tr, fi, fr, ci, gl, ew, op)`` of a match-up
-    (``los`` as uint8, every other integer array int64)."""
+    (``dist`` as int16, ``los`` as uint8, every other integer array int64)."""
     fig_rows: list[list[int]] = []
     ppl: list[float] = []
     card_rows: list[list[int]] = []
@@ -304,7 +304,8 @@ def compile_arrays(
     op[L.O_LEVEL_HI] = int(scen.hx[:, L.H_LEVEL].max())
     arrays = (
         scen.hx.copy(),
-        S.distances(scen.hx),
+        # int16 (a quarter of int64's cache): greedy reads whole rows per activation
+        S.distances(scen.hx).astype(np.int16),
         # 0 / 1 as uint8 (1/8 of the cache), by [height pair, target space, viewer space]:
         # greedy looks from many spaces at one enemy, so its look-ups are consecutive bytes
         np.ascontiguousarray(S.sight_tables(scen.hx, heights).transpose(0, 2, 1)).astype(np.uint8),

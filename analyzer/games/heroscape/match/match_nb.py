@@ -186,7 +186,18 @@ from analyzer.match.trace_nb import append_event
 I64, BOOL = nt.int64, nt.boolean
 I1, I2 = nt.int64[::1], nt.int64[:, ::1]
 ST = nt.Tuple(
-    (I2, I2, nt.uint8[:, :, ::1], I2, I2, nt.float64[:, ::1], I2, I2, nt.float64[:, :, ::1], I1)
+    (
+        I2,
+        nt.int16[:, ::1],
+        nt.uint8[:, :, ::1],
+        I2,
+        I2,
+        nt.float64[:, ::1],
+        I2,
+        I2,
+        nt.float64[:, :, ::1],
+        I1,
+    )
 )
 MT = nt.Tuple((I2, I1, I2, I1, I2, I1, nt.uint64[::1], I2, I2, nt.float64[:, ::1]))
 #: Helpers that never allocate are compiled with ``_nrt=False``: no atomic reference
