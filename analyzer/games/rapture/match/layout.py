@@ -272,6 +272,8 @@ UI_COLS = UI_MK + N_MARKERS
     G_MOVES,  # models moved, placed or removed so far (keys the walk's neighbour lists)
 ) = range(44)
 G_COLS = 44
+#: the VP terms greedy's attack values depend on (policies_nb._values_key)
+KEY_G = (G_VP0, G_VP1, G_MVP0, G_MVP1, G_DIS0, G_DIS1, G_CARRIER0, G_CARRIER1)
 PH_PREP, PH_ACT, PH_CLEAN, PH_OVER, PH_DONE = 0, 1, 2, 3, 4
 (GF_OBJX0, GF_OBJY0, GF_OBJX1, GF_OBJY1, GF_AREAX0, GF_AREAY0, GF_AREAX1, GF_AREAY1) = range(8)
 GF_COLS = 8
@@ -475,12 +477,13 @@ WI_FOES = 1800
 #: far it threatens (move budget plus weapon range) in WS_THREAT_REACH
 WI_URGE = 1850
 WS_THREAT_REACH = 1700
-#: policies_nb.prepare_values, ``greedy_search=fast``: what the rows of W were computed
-#: for (unit, activation, then sums over the wounds and living models, the unit markers
-#: and statuses, and the VP terms; unit -1: none), so that the next decision of the same
-#: activation with none of them changed keeps them
+#: policies_nb.prepare_values: what the rows of W were computed for (unit, activation,
+#: then each model's wounds and life, each unit's status, activation flag and markers,
+#: and the ``KEY_G`` VP terms; unit -1: none), so that the next decision of the same
+#: activation with none of them changed keeps them (to ``WS_GEO``; a match-up too large
+#: for it never keeps them)
 WS_WKEY = 1760
-WKEY_COLS = 5
+WKEY_COLS = 2
 assert WI_NEAR + 2 + MAX_MODELS + MAX_TERRAIN <= WI_FOES
 assert WI_FOES + 1 + MAX_MODELS <= WI_URGE and WI_URGE + 1 + MAX_MODELS <= WI_SIZE
 assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_THREAT_REACH

@@ -90,24 +90,20 @@ from analyzer.games.rapture.match.layout import (
     G_ACTIVATIONS,
     G_BONUS0,
     G_CARRIER0,
-    G_CARRIER1,
     G_DIS0,
-    G_DIS1,
     G_DONE0,
     G_MIS0,
     G_MOVES,
-    G_MVP0,
-    G_MVP1,
     G_NT,
     G_POINTS0,
     G_ROUND,
     G_TARGET0,
     G_VP0,
-    G_VP1,
     GF_AREAX0,
     GF_AREAY0,
     GF_OBJX0,
     GF_OBJY0,
+    KEY_G,
     M_KIND,
     M_OBJ_SIZE,
     M_PICKUP_AP,
@@ -138,9 +134,9 @@ from analyzer.games.rapture.match.layout import (
     MIS_TAKEOUT,
     MK_ESCAPE,
     MK_FIRE,
-    MK_LOADING,
     MK_SHELTER,
     MOVE_LIMIT,
+    N_MARKERS,
     O_AI_CARRY0,
     O_AI_FAST0,
     O_AI_PRESS,
@@ -200,6 +196,7 @@ from analyzer.games.rapture.match.layout import (
     WI_TGT,
     WI_URGE,
     WS_DECIDE,
+    WS_GEO,
     WS_REACH,
     WS_REACH_KEY,
     WS_REACH_N,
@@ -824,35 +821,41 @@ def list_foes(X, side, at):
 
 @njit(**INNER)
 def _values_key(X, u):
-    """What the rows of ``W`` depend on that one action can change (``WS_WKEY``): the
-    activation, the wounds and living models, the unit markers and statuses, the VP terms
-    (weighted sums: a collision would need two changes that cancel in one action)."""
+    """Whether the rows of ``W`` still hold for unit ``u``'s decision: the same unit and
+    activation, and the same wounds and living models, unit statuses, activation flags,
+    markers and VP terms as when they were computed (``WS_WKEY``: the values themselves,
+    compared one by one, so a change is never missed); then stores the current ones."""
     MI = xMI(X)
-    hurt = np.int64(0)
-    for m in range(MI.shape[0]):
-        hurt += (m + 1) * (MI[m, MI_WOUNDS] + 64 * MI[m, MI_ALIVE])
     UI = xUI(X)
-    marks = np.int64(0)
-    for v in range(UI.shape[0]):
-        marks += (v + 1) * (UI[v, UI_STATUS] + 8 * UI[v, UI_ACT])
-        for k in range(MK_LOADING + 1):
-            marks += (v * 8 + k + 1) * 64 * UI[v, UI_MK + k]
     G = xG(X)
     WS = xWS(X)
-    vp = G[G_VP0] + 1000 * G[G_VP1] + 100000 * (G[G_MVP0] + 1000 * G[G_MVP1])
-    vp += 7 * (G[G_DIS0] + 1000 * G[G_DIS1]) + 13 * (G[G_CARRIER0] + 50 * G[G_CARRIER1])
-    same = (
-        WS[WS_WKEY] == u
-        and WS[WS_WKEY + 1] == G[G_ACTIVATIONS]
-        and WS[WS_WKEY + 2] == hurt
-        and WS[WS_WKEY + 3] == marks
-        and WS[WS_WKEY + 4] == vp
-    )
+    nm, nu = MI.shape[0], UI.shape[0]
+    if WS_WKEY + 2 + nm + nu * (1 + N_MARKERS) + len(KEY_G) > WS_GEO:
+        WS[WS_WKEY] = -1.0  # no room for the snapshot: never keep the rows
+        return False
+    same = WS[WS_WKEY] == u and WS[WS_WKEY + 1] == G[G_ACTIVATIONS]
     WS[WS_WKEY] = u
     WS[WS_WKEY + 1] = G[G_ACTIVATIONS]
-    WS[WS_WKEY + 2] = hurt
-    WS[WS_WKEY + 3] = marks
-    WS[WS_WKEY + 4] = vp
+    k = WS_WKEY + 2
+    for m in range(nm):
+        v = 2 * MI[m, MI_WOUNDS] + MI[m, MI_ALIVE]  # alive is 0 or 1
+        same = same and WS[k] == v
+        WS[k] = v
+        k += 1
+    for w in range(nu):
+        v = 2 * UI[w, UI_STATUS] + UI[w, UI_ACT]  # activated is 0 or 1
+        same = same and WS[k] == v
+        WS[k] = v
+        k += 1
+        for j in range(N_MARKERS):
+            v = UI[w, UI_MK + j]
+            same = same and WS[k] == v
+            WS[k] = v
+            k += 1
+    for j in KEY_G:
+        same = same and WS[k] == G[j]
+        WS[k] = G[j]
+        k += 1
     return same
 
 
