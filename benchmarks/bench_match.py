@@ -12,9 +12,12 @@ cache) and warmed up:
   released), so the scaling is visible on a busy shared machine.
 
 Correctness is checked before timing: invariants on 300 matches (no violation) and the
-same records with 1 and with ``--threads`` threads.  ``--cold`` first times a cold
-compile of the engine in a fresh process (its numba cache removed), playing greedy
-matches; every policy's kernels are compiled or loaded before timing.
+same records with 1 and with ``--threads`` threads.  A fixed reference kernel
+(``machine_ref.py``) is timed beside the figures: the same revision runs up to ~30% faster
+in one quiet spell than in another on these shared machines, and the reference says which
+spell a figure comes from.  ``--cold`` first times a cold compile of the engine in a fresh
+process (its numba cache removed), playing greedy matches; every policy's kernels are
+compiled or loaded before timing.
 Run: ``python benchmarks/bench_match.py [--system d20] [--matches N] [--threads T]``.
 """
 
@@ -27,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+import machine_ref  # benchmarks/ is on sys.path when this file runs
 import numpy as np
 
 from analyzer import paths
@@ -133,6 +137,7 @@ def main() -> None:
         raise SystemExit("correctness check failed: invariant violations or thread dependence")
 
     print(machine())
+    print(machine_ref.describe(args.threads))
     a, b = greedy.points
     print(
         f"{args.system} lists: {greedy.list_names[0]} ({a} pts) vs {greedy.list_names[1]} "
