@@ -303,7 +303,7 @@ def compile_arrays(
     op[L.O_LEVEL_LO] = int(scen.hx[:, L.H_LEVEL].min())
     op[L.O_LEVEL_HI] = int(scen.hx[:, L.H_LEVEL].max())
     arrays = (
-        scen.hx.copy(),
+        S.kernel_hx(scen.hx),  # with reach's bit sets
         # int16 (a quarter of int64's cache): greedy reads whole rows per activation
         S.distances(scen.hx).astype(np.int16),
         # 0 / 1 as uint8 (1/8 of the cache), by [height pair, target space, viewer space]:

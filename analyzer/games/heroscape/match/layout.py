@@ -22,7 +22,16 @@ H_STEP = 15  # H_STEP + k: movement cost of walking onto neighbour k (1 + levels
 #  large number when there is none or it is an obstacle)
 H_NGAP = 21  # H_NGAP + k: neighbour k's overhang gap (STEP_NONE: none), for reach
 H_STOPS = 27  # the space's terrain: 1 molten lava, 2 stops a walker (TR_STOP), 4 water
-HX_COLS = 28
+HX_COLS = 28  # the scenario's columns; the kernels' copy (compile.py) has these too:
+H_UP = 28  # 1 when a walker's step onto some neighbour costs more than 1 (uphill)
+#  bit sets of spaces (bit b of word w: space 64 w + b; ``nw`` words each, nw = (spaces +
+#  63) // 64), word w of set j at column H_BITS + j * nw + w: per space (j < HB_MAP) its
+#  neighbours a walker enters for 1 (HB_STEP1) and all its neighbours (HB_ALL, flying);
+#  in row 0 only, the battlefield's spaces of molten lava (HB_MOLTEN), of terrain that
+#  stops a walker (HB_STOP, TR_STOP) and with an overhang (HB_GAP)
+H_BITS = 29
+HB_STEP1, HB_ALL, HB_MAP, HB_MOLTEN, HB_STOP, HB_GAP = 0, 1, 2, 2, 3, 4
+HB_SETS = 5
 STEP_NONE = 1 << 40
 
 # ------------------------------------------------ TR: per terrain code, int64 (static)
@@ -156,7 +165,7 @@ POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
 
 #: rows of the kernels' int64 scratch ``wk`` (``match_nb.W_*``), each max(spaces, figures) long
-WK_ROWS = 28
+WK_ROWS = 29
 #: rows of the float scratch ``wf`` (by figure, max(spaces, figures) long): greedy's worth
 #: of attacking an enemy from each of the 5 height relations (:func:`match_nb.foe_worths`),
 #: of activating it, the worth of each Army Card's turn and of its figures

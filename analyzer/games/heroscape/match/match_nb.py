@@ -96,6 +96,7 @@ from analyzer.games.heroscape.match.layout import (
     GS_CARRIER,
     GS_HEX,
     GS_UP,
+    H_BITS,
     H_GAP,
     H_LEVEL,
     H_NB,
@@ -106,7 +107,13 @@ from analyzer.games.heroscape.match.layout import (
     H_STEP,
     H_STOPS,
     H_TERRAIN,
+    H_UP,
     H_ZONE,
+    HB_ALL,
+    HB_GAP,
+    HB_MOLTEN,
+    HB_STEP1,
+    HB_STOP,
     O_CHARGE,
     O_FALLING,
     O_FIRST,
@@ -228,7 +235,10 @@ W_GSTOP = 24
 #: ... greedy's candidate spaces of a move in scan order, those scored in full, each
 #: space's nearest enemy (:func:`choose_destination`)
 W_CAND, W_SCORED, W_NEAR = 25, 26, 27
-assert W_NEAR + 1 == WK_ROWS
+#: ... :func:`reach_bits`' sets of ``nw`` words: the spaces a walker cannot enter, where it
+#: stops, the spaces reached; and :func:`walk_prev`'s spaces on the cheapest paths
+W_BITS = 28
+assert W_BITS + 1 == WK_ROWS
 #: Margin of greedy's exact search below the best worth found (:func:`choose_destination`)
 SLACK = 1e-7
 #: run_block operation codes (the sandbox's rule tests use the same compiled entry)
@@ -647,12 +657,190 @@ def stops_on(st, m, i, h, prev):
 
 @njit(cache=True, _nrt=False)
 def reach(st, m, i):
-    """Movement costs from ``i``'s space into ``wk[W_COST]`` and predecessors into
-    ``wk[W_PREV]`` ("Normal Movement": 1 per space plus 1 per level up; down costs 1;
-    "Obstacles" never entered; "Overhangs": not through a gap lower than the figure;
-    enemies block, friends may be passed; "Flying": 1 per space over anything).
-    The spaces reached, as a bit set in the side's scan order, into ``wk[W_SEEN]`` (what
-    greedy's :func:`choose_destination` scores)."""
+    """Movement costs from ``i``'s space into ``wk[W_COST]`` ("Normal Movement": 1 per
+    space plus 1 per level up; down costs 1; "Obstacles" never entered; "Overhangs": not
+    through a gap lower than the figure; enemies block, friends may be passed; "Flying":
+    1 per space over anything) and the spaces reached, as a bit set in the side's scan
+    order, into ``wk[W_SEEN]`` (what greedy's :func:`choose_destination` scores).
+    Predecessors (``wk[W_PREV]``) are found for every space of a double-space figure
+    (its tail and water stops depend on them, :func:`reach_scan`); a single-space
+    figure's costs come from bit sets (:func:`reach_bits`) and its path only when it
+    moves (:func:`walk_prev`)."""
+    if st[4][i, F_DOUBLE] != 0:
+        return reach_scan(st, m, i)
+    return reach_bits(st, m, i)
+
+
+@njit(cache=True, _nrt=False)
+def reach_bits(st, m, i):
+    """:func:`reach` of a single-space figure, level by level of cost from bit sets: the
+    spaces of cost c + 1 are the union of the 1-cost neighbour sets (``HB_STEP1``; flying:
+    ``HB_ALL``) of the spaces of cost c it may go on from (not where it must stop,
+    :func:`stops_on`), less the spaces reached before and those it cannot enter; steps up
+    (``H_UP``) add their spaces to later levels one by one.  ``wk[W_LEVEL]`` keeps the
+    spaces of each cost (for :func:`walk_prev`)."""
+    hx, fi, gl, s, occ, gs, wk = st[0], st[4], st[7], m[0], m[1], m[2], m[8]
+    nh = hx.shape[0]
+    nw = (nh + 63) >> 6
+    cost = wk[W_COST]
+    for h in range(nh):
+        cost[h] = BIG
+    side = fi[i, F_SIDE]
+    move = fi[i, F_MOVE]
+    fly = (fi[i, F_POWERS] & P_FLYING) != 0
+    start = s[i, S_HEX]
+    one = np.int64(1)
+    # sets[w]: not entered (enemies, low overhangs); sets[nw + w]: stops; sets[2 nw + w]: reached
+    sets = wk[W_BITS]
+    for q in range(3 * nw):
+        sets[q] = 0
+    if not fly:
+        for k in range(fi.shape[0]):
+            if fi[k, F_SIDE] != side:
+                for t in (s[k, S_HEX], s[k, S_TAIL]):
+                    if t >= 0 and occ[t] == k:
+                        sets[t >> 6] |= one << np.int64(t & 63)
+        height = fi[i, F_HEIGHT]
+        swim = (fi[i, F_POWERS] & P_SWIM) != 0
+        for w in range(nw):
+            x = hx[0, H_BITS + HB_GAP * nw + w]
+            while x != 0:
+                t = (w << 6) + trailing_zeros(x)
+                x &= x - 1
+                if height > hx[t, H_GAP]:
+                    sets[w] |= one << np.int64(t & 63)
+            y = hx[0, H_BITS + HB_MOLTEN * nw + w]
+            if not swim:
+                y |= hx[0, H_BITS + HB_STOP * nw + w]
+            sets[nw + w] = y
+        for q in range(gl.shape[0]):  # "Power Glyphs": a walker must stop there
+            t = gs[q, GS_HEX]
+            if t >= 0 and gl[q, GL_KIND] <= G_HAUKELAND:
+                sets[nw + (t >> 6)] |= one << np.int64(t & 63)
+    lv = wk[W_LEVEL]  # lv[c * nw + w]: the spaces of cost c
+    for q in range((move + 1) * nw):
+        lv[q] = 0
+    lv[start >> 6] = one << np.int64(start & 63)
+    sets[2 * nw + (start >> 6)] = lv[start >> 6]
+    col = H_BITS + (HB_ALL if fly else HB_STEP1) * nw
+    for c in range(move):
+        b = c * nw
+        for w in range(nw):
+            x = lv[b + w]
+            if c > 0 and not fly:
+                x &= ~sets[nw + w]
+            while x != 0:
+                h = (w << 6) + trailing_zeros(x)
+                x &= x - 1
+                for v in range(nw):
+                    lv[b + nw + v] |= hx[h, col + v]
+                if not fly and hx[h, H_UP] != 0:
+                    for k in range(6):
+                        step = hx[h, H_STEP + k]
+                        if step > 1 and c + step <= move:
+                            n = hx[h, H_NB + k]
+                            lv[(c + step) * nw + (n >> 6)] |= one << np.int64(n & 63)
+        for w in range(nw):  # cost c + 1: not reached before, entered
+            x = lv[b + nw + w] & ~sets[2 * nw + w]
+            if not fly:
+                x &= ~sets[w]
+            lv[b + nw + w] = x
+            sets[2 * nw + w] |= x
+    got = wk[W_SEEN]  # got[side * nw + w]: by number (A) or by rank in B's scan order
+    for q in range(2 * nw):
+        got[q] = 0
+    for c in range(move + 1):
+        for w in range(nw):
+            x = lv[c * nw + w]
+            while x != 0:
+                h = (w << 6) + trailing_zeros(x)
+                x &= x - 1
+                cost[h] = c
+                if side != 0:
+                    rk = hx[h, H_RANK_B]
+                    got[nw + (rk >> 6)] |= one << np.int64(rk & 63)
+    if side == 0:
+        for w in range(nw):
+            got[w] = sets[2 * nw + w]
+    return start
+
+
+@njit(cache=True, _nrt=False)
+def walk_prev(st, m, i, h):
+    """``wk[W_PREV]`` on the way of single-space walker ``i`` to ``h`` (after
+    :func:`reach_bits`), as :func:`reach_scan` finds it: of the spaces one step back on
+    a cheapest path (``wk[W_BITS]`` from ``3 nw``: every space on one), the one whose path
+    so far leaves the fewest engagements (``wk[W_EXPOSE]``), then the cheapest, then the
+    lowest number (the order :func:`reach_scan` expands them in)."""
+    hx, fi, s, wk = st[0], st[4], m[0], m[8]
+    nh = hx.shape[0]
+    nw = (nh + 63) >> 6
+    cost, prev, expose, mask = wk[W_COST], wk[W_PREV], wk[W_EXPOSE], wk[W_MASK]
+    lv, sets = wk[W_LEVEL], wk[W_BITS]
+    start = s[i, S_HEX]
+    side = fi[i, F_SIDE]
+    one = np.int64(1)
+    for q in range(nh):
+        mask[q] = 0
+    for k in range(min(fi.shape[0], 63)):
+        if s[k, S_ALIVE] == 1 and fi[k, F_SIDE] != side:
+            for t in (s[k, S_HEX], s[k, S_TAIL]):
+                if t >= 0:
+                    for q in range(6):
+                        n = hx[t, H_NB + q]
+                        if n >= 0:
+                            mask[n] |= one << np.int64(k)
+    a0 = 3 * nw
+    for w in range(nw):
+        sets[a0 + w] = 0
+    sets[a0 + (h >> 6)] = one << np.int64(h & 63)
+    top = cost[h]
+    for c in range(top, 0, -1):  # back: the spaces one step before, on a cheapest path
+        for w in range(nw):
+            x = sets[a0 + w] & lv[c * nw + w]
+            while x != 0:
+                a = (w << 6) + trailing_zeros(x)
+                x &= x - 1
+                la = hx[a, H_LEVEL]
+                for k in range(6):
+                    g = hx[a, H_NB + k]
+                    if g < 0 or cost[g] + 1 + max(la - hx[g, H_LEVEL], 0) != c:
+                        continue
+                    if g != start and (sets[nw + (g >> 6)] >> np.int64(g & 63)) & 1 != 0:
+                        continue  # it stopped there
+                    sets[a0 + (g >> 6)] |= one << np.int64(g & 63)
+    expose[start] = 0
+    for c in range(1, top + 1):  # forward, in reach_scan's order
+        for w in range(nw):
+            x = sets[a0 + w] & lv[c * nw + w]
+            while x != 0:
+                a = (w << 6) + trailing_zeros(x)
+                x &= x - 1
+                la = hx[a, H_LEVEL]
+                ma = mask[a]
+                be = BIG
+                bc = BIG
+                bg = -1
+                for k in range(6):
+                    g = hx[a, H_NB + k]
+                    if g < 0 or (sets[a0 + (g >> 6)] >> np.int64(g & 63)) & 1 == 0:
+                        continue
+                    cg = cost[g]
+                    if cg + 1 + max(la - hx[g, H_LEVEL], 0) != c:
+                        continue
+                    e = expose[g] + bits(mask[g] & ~ma)
+                    if e < be or (e == be and (cg < bc or (cg == bc and g < bg))):
+                        be = e
+                        bc = cg
+                        bg = g
+                prev[a] = bg
+                expose[a] = be
+
+
+@njit(cache=True, _nrt=False)
+def reach_scan(st, m, i):
+    """:func:`reach` by expanding each space reached (and ``wk[W_PREV]``: of the cheapest
+    ways in, the first found that leaves the fewest engagements, ``wk[W_EXPOSE]``)."""
     hx, fi, gl, s, occ, gs, wk = st[0], st[4], st[7], m[0], m[1], m[2], m[8]
     nh = hx.shape[0]
     nw = (nh + 63) >> 6
@@ -823,17 +1011,20 @@ def move_to(st, m, i, h):
     if h == start:
         log(m, E_MOVE, side, i, start, start, 0, 0, 0, 0, 0, 0)
         return
-    n = 0
-    x = h
-    while x != start and x >= 0:
-        wk[W_PATH, n] = x
-        n += 1
-        x = wk[W_PREV, x]
     nf = fi.shape[0]
     for k in range(nf):
         wk[W_LEFT, k] = 0
     fly = (fi[i, F_POWERS] & P_FLYING) != 0
     safe = disengage_safe(st, m, i)
+    n = 0
+    if not fly:
+        if fi[i, F_DOUBLE] == 0:
+            walk_prev(st, m, i, h)
+        x = h
+        while x != start and x >= 0:
+            wk[W_PATH, n] = x
+            n += 1
+            x = wk[W_PREV, x]
     if fly:
         if (fi[i, F_POWERS] & P_STEALTH) == 0 and not safe:
             for k in range(nf):

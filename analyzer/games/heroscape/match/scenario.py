@@ -204,6 +204,39 @@ def _neighbour_steps(row: int) -> tuple[tuple[int, int], ...]:
     return ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, 0), (1, 1))
 
 
+def kernel_hx(hx: np.ndarray) -> np.ndarray:
+    """``hx`` with the kernels' columns after ``HX_COLS``: ``H_UP`` and the bit sets at
+    ``H_BITS`` (layout.py) that :func:`match_nb.reach` expands levels of costs with."""
+    n = hx.shape[0]
+    nw = (n + 63) // 64
+    out = np.zeros((n, L.H_BITS + L.HB_SETS * nw), dtype=np.int64)
+    out[:, : L.HX_COLS] = hx
+    bits = out.view(np.uint64)  # the same memory: bit 63 set makes a negative int64
+
+    def put(row: int, j: int, space: int) -> None:
+        bits[row, L.H_BITS + j * nw + (space >> 6)] |= np.uint64(1 << (space & 63))
+
+    for i in range(n):
+        for k in range(6):
+            nb = int(hx[i, L.H_NB + k])
+            if nb < 0:
+                continue
+            put(i, L.HB_ALL, nb)
+            step = int(hx[i, L.H_STEP + k])
+            if step == 1:
+                put(i, L.HB_STEP1, nb)
+            elif step != L.STEP_NONE:
+                out[i, L.H_UP] = 1
+        stops = int(hx[i, L.H_STOPS])
+        if stops & 1:
+            put(0, L.HB_MOLTEN, i)
+        if stops & 2:
+            put(0, L.HB_STOP, i)
+        if hx[i, L.H_GAP] > 0:
+            put(0, L.HB_GAP, i)
+    return out
+
+
 def centres(hx: np.ndarray) -> np.ndarray:
     """(x, y) of the space centres, neighbour distance 1 (pointy-top, odd rows shifted)."""
     r = hx[:, L.H_ROW].astype(float)
