@@ -2509,11 +2509,13 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     novice = ml and mvl >= 2 and shove_near(fi, s, i, mv)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     # prune: the costs past the Movement serve only Basic Move plans here (no Objective,
-    # no Sacrifice); the search stops at mv until they are known to be worth it (below)
+    # no Sacrifice); the search goes no further than mv until they are known to be worth
+    # it (below): ``lim`` is the cost up to which its states are those of the full search
     cut = prune and goal == 0 and fi[i, F_SACRIFICE] == 0 and budget > mv
+    lim = mv if cut else budget
     if novice and not prune:  # its own search first (execute follows the last one's paths)
         novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, mv if cut else ALL)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, lim, ZERO, ZERO, ZERO, ALL)
     clear_fire_table(fi, wk)
     amb_w = 0.0
     if sc[S_SKILLED_FIRING] == 1 and fi[i, F_F] > 0 and level_now(fi, s, i, COL_F) >= 3:
@@ -2614,20 +2616,24 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                 if lv <= top:
                     fv = fire_table(fi, s, tab, sc, wk, i, j, np.int64(lv), ZERO)
                     fire_ub = max(fire_ub, fv)
-        # a Basic Move plan past the Movement scores at most its progress, 0.12 x here
-        # (every anchor with a facing within mv has all four within mv + 1 <= budget, so
-        # the plans within mv are the same either way)
+        # a Basic Move plan past the Movement scores at most its progress, 0.12 x here:
+        # if that could beat the best so far, the search is made again to the budget
         if cut and (ev_w > 0.0 or int((0.12 * here if here < BIG else 0.0) * 1000) >= bi):
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, mv + 1, ALL)
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
+            lim = budget
         # a Novice Move plan scores at most its progress, 0.12 x here (progress)
         if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
             novice = False
     if novice and prune:  # greedy: the Novice search now, then the plain one again
         novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
         reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
+        lim = budget
+    # lim = mv < budget: the anchors past mv and those whose facing toward the enemy costs
+    # more than mv (it costs at most mv + 1 <= budget: a turn from a facing within mv) would
+    # only give Basic Move plans past the Movement, which score below bi (above): left out
     for y in range(h - z + 1):
         for x in range(w - z + 1):
-            near = least_cost_at(wk, w, x, y) <= budget
+            near = least_cost_at(wk, w, x, y) <= lim
             if not (near or novice) or not end_ok(fi, mp, s, occ, i, x, y):
                 continue
             if novice:  # squares only Novice Move reaches within the Movement
@@ -2640,8 +2646,8 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                     bi = max(bi, int(v * 1000))
                 if not near:
                     continue
-            c, st, fbest = facing_state(fi, s, wk, w, i, x, y, budget)
-            if fbest < 0:
+            c, st, fbest = facing_state(fi, s, wk, w, i, x, y, budget if lim == budget else BIG)
+            if fbest < 0 or c > lim:
                 continue
             dist, prog = progress(fi, sc, wk, i, x, y, here)
             if goal == 1 and dist == 0:
