@@ -429,7 +429,10 @@ GEO_NEXT = GEO_SORDER + GEO_MAXC  # all corner pairs: next corner on the shortes
 GEO_DIST = GEO_NEXT + GEO_MAXC * GEO_MAXC  # all corner pairs: shortest path length
 GEO_SLOT = GEO_DIST + GEO_MAXC * GEO_MAXC
 GEO_SLOTS = 4
-WS_SIZE = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
+#: state_nb.refresh_engaged: 1.0 when it holds a snapshot (-1: none), then per model its
+#: life, x and y at the last refresh (the contacts in WI_ENG_MASK / WI_ENG_CNT are theirs)
+WS_ENG = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
+WS_SIZE = WS_ENG + 1 + 3 * MAX_MODELS
 WI_SIZE = 2048
 WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT, WS_W = (
     0,
@@ -469,6 +472,8 @@ WS_REACH = 1472
 REACH_SLOTS = 16
 REACH_COLS = 9
 assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_GEO
+#: state_nb.find_spot: the squared distance of each of its 24 spots to the preferred point
+WS_SPOT = WS_REACH + REACH_SLOTS * REACH_COLS
 WI_NEAR = 1700
 #: policies_nb.prepare_values: the opposing models in play (living, their unit on the field)
 #: of the unit deciding: their number, then their indices in order
@@ -486,9 +491,10 @@ WS_WKEY = 1760
 WKEY_COLS = 2
 assert WI_NEAR + 2 + MAX_MODELS + MAX_TERRAIN <= WI_FOES
 assert WI_FOES + 1 + MAX_MODELS <= WI_URGE and WI_URGE + 1 + MAX_MODELS <= WI_SIZE
-assert WS_REACH + REACH_SLOTS * REACH_COLS <= WS_THREAT_REACH
+assert WS_SPOT + 24 <= WS_THREAT_REACH
 assert WS_THREAT_REACH + MAX_MODELS <= WS_WKEY and WS_WKEY + WKEY_COLS <= WS_GEO
 WI_WALK_K, WI_WALK_FAILED, WI_MEMBERS, WI_TGT = 0, 64, 400, 448
-WI_ENG0, WI_ENG1 = 512, 576  # refresh_engaged: living models per side (48 models at most)
+#: refresh_engaged: per model the bit mask of the opposing models it touches, and their number
+WI_ENG_MASK, WI_ENG_CNT = 512, 576
 #: engine_nb attack actions: 21 scratch lists of up to 48 models
 WI_ATK, WI_ATK_N = 640, 48

@@ -833,30 +833,52 @@ def _values_key(X, u):
     if WS_WKEY + 2 + nm + nu * (1 + N_MARKERS) + len(KEY_G) > WS_GEO:
         WS[WS_WKEY] = -1.0  # no room for the snapshot: never keep the rows
         return False
-    same = WS[WS_WKEY] == u and WS[WS_WKEY + 1] == G[G_ACTIVATIONS]
+    if WS[WS_WKEY] == u and WS[WS_WKEY + 1] == G[G_ACTIVATIONS]:
+        # compare only, up to the first difference (nothing to store when all are the same)
+        same = True
+        k = WS_WKEY + 2
+        for m in range(nm):
+            if WS[k] != 2 * MI[m, MI_WOUNDS] + MI[m, MI_ALIVE]:  # alive is 0 or 1
+                same = False
+                break
+            k += 1
+        if same:
+            for w in range(nu):
+                if WS[k] != 2 * UI[w, UI_STATUS] + UI[w, UI_ACT]:  # activated is 0 or 1
+                    same = False
+                    break
+                k += 1
+                for j in range(N_MARKERS):
+                    if WS[k] != UI[w, UI_MK + j]:
+                        same = False
+                        break
+                    k += 1
+                if not same:
+                    break
+        if same:
+            for j in KEY_G:
+                if WS[k] != G[j]:
+                    same = False
+                    break
+                k += 1
+        if same:
+            return True
     WS[WS_WKEY] = u
     WS[WS_WKEY + 1] = G[G_ACTIVATIONS]
     k = WS_WKEY + 2
     for m in range(nm):
-        v = 2 * MI[m, MI_WOUNDS] + MI[m, MI_ALIVE]  # alive is 0 or 1
-        same = same and WS[k] == v
-        WS[k] = v
+        WS[k] = 2 * MI[m, MI_WOUNDS] + MI[m, MI_ALIVE]
         k += 1
     for w in range(nu):
-        v = 2 * UI[w, UI_STATUS] + UI[w, UI_ACT]  # activated is 0 or 1
-        same = same and WS[k] == v
-        WS[k] = v
+        WS[k] = 2 * UI[w, UI_STATUS] + UI[w, UI_ACT]
         k += 1
         for j in range(N_MARKERS):
-            v = UI[w, UI_MK + j]
-            same = same and WS[k] == v
-            WS[k] = v
+            WS[k] = UI[w, UI_MK + j]
             k += 1
     for j in KEY_G:
-        same = same and WS[k] == G[j]
         WS[k] = G[j]
         k += 1
-    return same
+    return False
 
 
 @njit(**INNER)
@@ -1294,18 +1316,39 @@ def candidates(X, u, C, mode):
                 if greedy:
                     score = _cc_score(X, a, t, dice, side)
                 n = _add(C, n, np.int64(A_CC), a, t, np.float64(0.0), np.float64(0.0), score)
-        # ranged
+        # ranged: can_shoot's tests, those of the shooter (weapon, not swimming) once per
+        # member and those of the target once per target
         if not engaged and MI[pa, MI_RANGED] < RANGED_LIMIT:
+            able = np.int64(0)  # bit bi: member bi may shoot
+            for bi in range(nmem):
+                b = members[bi]
+                if (
+                    (squad or b == a)
+                    and SI[b, SI_WEAPON] == 1
+                    and not in_water(X, MF[b, MF_X], MF[b, MF_Y])
+                ):
+                    able |= np.int64(1) << bi
+            if able == 0:
+                continue
             for t in range(nmod):
                 if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
                     continue
+                tu = SI[t, SI_UNIT]
+                if UI[tu, UI_ENG] == 1 or UI[tu, UI_STATUS] != 0:
+                    continue
+                tx = MF[t, MF_X]
+                ty = MF[t, MF_Y]
                 dice = np.int64(0)
                 cov = np.int64(-1)
                 for bi in range(nmem):
-                    b = members[bi]
-                    if not (squad or b == a):
+                    if not (able >> bi) & 1:
                         continue
-                    c = can_shoot(X, b, t, MF[b, MF_X], MF[b, MF_Y])
+                    b = members[bi]
+                    bx = MF[b, MF_X]
+                    by = MF[b, MF_Y]
+                    if edge_distance(bx, by, SF[b, SF_R], tx, ty, SF[t, SF_R]) > SF[b, SF_RANGE]:
+                        continue
+                    c = sight_at(X, b, t, bx, by, tx, ty, np.int64(3))
                     if c >= 0:
                         dice += MI[b, MI_CS + ST_ROF]
                         if cov < 0:

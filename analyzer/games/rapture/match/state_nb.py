@@ -189,16 +189,18 @@ from analyzer.games.rapture.match.layout import (
     US_POINTS,
     US_SIDE,
     US_TYPE,
-    WI_ENG0,
-    WI_ENG1,
+    WI_ENG_CNT,
+    WI_ENG_MASK,
     WI_NEAR,
     WI_WALK_FAILED,
     WI_WALK_K,
     WS_DETOUR,
+    WS_ENG,
     WS_MOVE_WX,
     WS_MOVE_WY,
     WS_NEAR_KEY,
     WS_REACH_KEY,
+    WS_SPOT,
     WS_UNOVERLAP_KEY,
     WS_WALK_T,
     WS_WKEY,
@@ -817,6 +819,7 @@ def forget_walks(X):
     WS[WS_REACH_KEY] = -1.0
     WS[WS_UNOVERLAP_KEY] = -1.0
     WS[WS_WKEY] = -1.0
+    WS[WS_ENG] = -1.0
 
 
 @njit(**INLINE)
@@ -875,7 +878,11 @@ def refresh_engaged(X):
 
     Engagement depends only on where the living models stand: every write of a position or
     a removal clears ``G_ENG_OK`` (:func:`mark_moved`), and a refresh with nothing changed
-    since the last one returns at once."""
+    since the last one returns at once.  The contacts of each model are kept as a bit mask
+    of the opposing models it touches (``WI_ENG_MASK``), for the positions and lives of the
+    last refresh (``WS_ENG``): a refresh tests again only the pairs with a model that moved,
+    fell or came back since (compared by value, so nothing is missed), the other pairs'
+    answers are the same."""
     G = xG(X)
     if G[G_ENG_OK] == 1:
         return
@@ -886,31 +893,57 @@ def refresh_engaged(X):
     MF = xMF(X)
     MI = xMI(X)
     UI = xUI(X)
+    WS = xWS(X)
+    WI = xWI(X)
     n = SI.shape[0]
-    side0 = xWI(X)[WI_ENG0 : WI_ENG0 + n]  # living models of each side
-    side1 = xWI(X)[WI_ENG1 : WI_ENG1 + n]
-    n0 = np.int64(0)
-    n1 = np.int64(0)
+    mask = WI[WI_ENG_MASK : WI_ENG_MASK + n]
+    cnt = WI[WI_ENG_CNT : WI_ENG_CNT + n]
+    snap = WS[WS_ENG + 1 : WS_ENG + 1 + 3 * n]
+    if WS[WS_ENG] != 1.0:  # no snapshot (a new match, a copied state): every model is new
+        WS[WS_ENG] = 1.0
+        for m in range(n):
+            mask[m] = 0
+            cnt[m] = 0
+            snap[3 * m] = -1.0  # never a life value: the model is tested below
     for m in range(n):
-        MI[m, MI_ENG] = 0
-        if MI[m, MI_ALIVE] == 1:
-            if SI[m, SI_SIDE] == 0:
-                side0[n0] = m
-                n0 += 1
-            else:
-                side1[n1] = m
-                n1 += 1
+        alive = MI[m, MI_ALIVE]
+        x = MF[m, MF_X]
+        y = MF[m, MF_Y]
+        q = 3 * m
+        if snap[q] == alive and (alive == 0 or (snap[q + 1] == x and snap[q + 2] == y)):
+            continue
+        snap[q] = alive
+        snap[q + 1] = x
+        snap[q + 2] = y
+        new = np.int64(0)
+        if alive == 1:
+            side = SI[m, SI_SIDE]
+            for o in range(n):
+                if MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] == side:
+                    continue
+                if bases_within(MF, SF, min(m, o), max(m, o), CONTACT):
+                    new |= np.int64(1) << o
+        diff = new ^ mask[m]
+        if diff == 0:
+            continue
+        mask[m] = new
+        for o in range(n):
+            bit = np.int64(1) << o
+            if diff & bit:
+                if new & bit:
+                    mask[o] |= np.int64(1) << m
+                    cnt[o] += 1
+                    cnt[m] += 1
+                else:
+                    mask[o] &= ~(np.int64(1) << m)
+                    cnt[o] -= 1
+                    cnt[m] -= 1
     for u in range(US.shape[0]):
         UI[u, UI_ENG] = 0
-    for i in range(n0):
-        for j in range(n1):
-            a = min(side0[i], side1[j])
-            b = max(side0[i], side1[j])
-            if bases_within(MF, SF, a, b, CONTACT):
-                MI[a, MI_ENG] += 1
-                MI[b, MI_ENG] += 1
-                UI[SI[a, SI_UNIT], UI_ENG] = 1
-                UI[SI[b, SI_UNIT], UI_ENG] = 1
+    for m in range(n):
+        MI[m, MI_ENG] = cnt[m]
+        if cnt[m] > 0:
+            UI[SI[m, SI_UNIT], UI_ENG] = 1
 
 
 @njit(**INNER)
@@ -962,19 +995,29 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
     SF = xSF(X)
     MF = xMF(X)
     MI = xMI(X)
-    best = np.float64(1e30)
-    bx = np.float64(0.0)
-    by = np.float64(0.0)
-    found = np.bool_(False)
     r = SF[m, SF_R]
+    # the spots in order of distance to (px, py), the first on ties, as the loop over the
+    # angles keeping the closest free one found: the first free one is the answer
+    D = xWS(X)[WS_SPOT : WS_SPOT + SPOT_STEPS]
     for k in range(SPOT_STEPS):
         x = cx + dist * _SPOT_COS[k]
         y = cy + dist * _SPOT_SIN[k]
         if nd > 0.0 and (x - nx) ** 2 + (y - ny) ** 2 > nd * nd:
-            continue
-        d2 = (x - px) ** 2 + (y - py) ** 2
-        if d2 >= best:
-            continue
+            D[k] = np.inf
+        else:
+            D[k] = (x - px) ** 2 + (y - py) ** 2
+    for _ in range(SPOT_STEPS):
+        kb = np.int64(-1)
+        bd = np.float64(1e30)
+        for k in range(SPOT_STEPS):
+            if D[k] < bd:
+                bd = D[k]
+                kb = k
+        if kb < 0:
+            break
+        D[kb] = np.inf
+        x = cx + dist * _SPOT_COS[kb]
+        y = cy + dist * _SPOT_SIN[kb]
         if not spot_free(X, m, x, y):
             continue
         if avoid_side >= 0:
@@ -987,11 +1030,8 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
                     break
             if bad:
                 continue
-        best = d2
-        bx = x
-        by = y
-        found = np.bool_(True)
-    return found, bx, by
+        return np.bool_(True), x, y
+    return np.bool_(False), np.float64(0.0), np.float64(0.0)
 
 
 @njit(**INNER)
@@ -1534,10 +1574,23 @@ def plan_move(X, m, gx, gy, wx, wy):
     unit = SI[m, SI_UNIT]
     best = np.float64(2.0)
     b = np.int64(-1)
+    lo_x = min(x, tx)
+    hi_x = max(x, tx)
+    lo_y = min(y, ty)
+    hi_y = max(y, ty)
     for o in range(SI.shape[0]):
         if o == m or MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] != side or SI[o, SI_UNIT] == unit:
             continue
-        t = first_contact(x, y, vx, vy, MF[o, MF_X], MF[o, MF_Y], r + SF[o, SF_R] + TOUCH_GAP)
+        rr = r + SF[o, SF_R] + TOUCH_GAP
+        ox = MF[o, MF_X]
+        oy = MF[o, MF_Y]
+        # a base clear of the leg's box grown by rr (and a margin far above rounding)
+        # cannot be touched on it (first_contact would return 2.0)
+        if ox + rr + 1e-6 < lo_x or ox - rr - 1e-6 > hi_x:
+            continue
+        if oy + rr + 1e-6 < lo_y or oy - rr - 1e-6 > hi_y:
+            continue
+        t = first_contact(x, y, vx, vy, ox, oy, rr)
         if t < best:
             best = t
             b = o
