@@ -2628,6 +2628,20 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
         reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
         lim = budget
+    # prune: no plan of an anchor scores more than its progress plus ``extra`` (each kind's
+    # worth beyond the progress: a shot at most fire_ub, an ambush at most twice amb_w,
+    # danger at most the count of enemies who could come into contact), so an anchor
+    # whose bound is below the best so far gives no plan that could be chosen
+    dgmax = float(wk[W_ENEMY, 1 + 2 * fi.shape[0]])
+    extra = fire_ub if can_fire else 0.0
+    if amb_w > 0.0:
+        extra = max(extra, 2.0 * amb_w if seek_amb else amb_w)
+    if fi[i, F_DC] > 0:
+        extra = max(extra, 0.05 * dgmax)
+    if ml and mvl >= 5:
+        extra = max(extra, 0.04 * dgmax)
+        if mvl >= 6:
+            extra = max(extra, 0.06 * (fi[i, F_NV] - s[i, S_WOUNDS]))
     # lim = mv < budget: the anchors past mv and those whose facing toward the enemy costs
     # more than mv (it costs at most mv + 1 <= budget: a turn from a facing within mv) would
     # only give Basic Move plans past the Movement, which score below bi (above): left out
@@ -2646,16 +2660,20 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                     bi = max(bi, int(v * 1000))
                 if not near:
                     continue
+            dist, prog = progress(fi, sc, wk, i, x, y, here)
+            on_ev = ev_w > 0.0 and event_under(sc, cell, z, x, y)
+            if prune and not (goal == 1 and dist == 0):
+                if int(((prog + ev_w if on_ev else prog) + extra) * 1000) < bi:
+                    continue
             c, st, fbest = facing_state(fi, s, wk, w, i, x, y, budget if lim == budget else BIG)
             if fbest < 0 or c > lim:
                 continue
-            dist, prog = progress(fi, sc, wk, i, x, y, here)
             if goal == 1 and dist == 0:
                 v = 50.0 - 0.1 * c
                 npl = add_plan(plans, npl, K_OBJECTIVE, 1 if c > mv else 0, st, -1, v)
                 bi = max(bi, int(v * 1000))
             dg = danger(fi, wk, i, x, y)
-            if ev_w > 0.0 and event_under(sc, cell, z, x, y):
+            if on_ev:
                 prog += ev_w  # every plan ending on the counter may activate it
             if c <= mv:
                 if can_fire and (not prune or int((fire_ub + prog - 0.1 * dg) * 1000) >= bi):
