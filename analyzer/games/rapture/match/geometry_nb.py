@@ -207,19 +207,6 @@ def corridor_line(ax, ay, ar, bx, by, br, k, nlines):
     return ax + s * ar * nx, ay + s * ar * ny, bx + s * br * nx, by + s * br * ny
 
 
-@njit(**INLINE)
-def _corridor3(ax, ay, ar, bx, by, br, nlines):
-    """The first three lines of the corridor (those it has; the rest repeat the first)."""
-    l0 = corridor_line(ax, ay, ar, bx, by, br, np.int64(0), nlines)
-    l1 = l0
-    l2 = l0
-    if nlines > 1:
-        l1 = corridor_line(ax, ay, ar, bx, by, br, np.int64(1), nlines)
-    if nlines > 2:
-        l2 = corridor_line(ax, ay, ar, bx, by, br, np.int64(2), nlines)
-    return l0, l1, l2
-
-
 @njit(**INNER)
 def sight(X, ma, mb, ax, ay, bx, by, nlines):
     """Line of sight and cover from model ``ma`` standing at (ax, ay) to model ``mb`` at (bx, by)
@@ -241,37 +228,25 @@ def sight(X, ma, mb, ax, ay, bx, by, nlines):
     blocked = np.int64(0)  # bit mask of blocked sight segments
     cover = np.bool_(False)
     full = (1 << nlines) - 1
-    # the corridor's first three lines (the callers draw one or three), computed when a
-    # piece or a base first needs them: the same values corridor_line gives each time
-    ready = np.bool_(False)
-    l0 = (ax, ay, bx, by)
-    l1 = l0
-    l2 = l0
-    lo_x = min(ax - ar, bx - br)
-    hi_x = max(ax + ar, bx + br)
-    lo_y = min(ay - ar, by - br)
-    hi_y = max(ay + ar, by + br)
     for p in range(nt):
         x0 = TER[p, TX0]
         y0 = TER[p, TY0]
         x1 = TER[p, TX1]
         y1 = TER[p, TY1]
         # quick rejection: piece outside the corridor's bounding box
+        lo_x = min(ax - ar, bx - br)
+        hi_x = max(ax + ar, bx + br)
+        lo_y = min(ay - ar, by - br)
+        hi_y = max(ay + ar, by + br)
         if x1 <= lo_x or x0 >= hi_x or y1 <= lo_y or y0 >= hi_y:
             continue
         gives_cover = TER[p, TCOVER] > 0.5
         blocks = TER[p, TBLOCK] > 0.5
         if not gives_cover and not blocks:
             continue
-        if not ready:
-            ready = np.bool_(True)
-            l0, l1, l2 = _corridor3(ax, ay, ar, bx, by, br, nlines)
         hit = np.int64(0)
         for k in range(nlines):
-            if k < 3:
-                sx0, sy0, sx1, sy1 = l0 if k == 0 else (l1 if k == 1 else l2)
-            else:
-                sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
+            sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
             if seg_hits_rect(sx0, sy0, sx1, sy1, x0, y0, x1, y1):
                 hit |= 1 << k
         if hit == 0:
@@ -286,6 +261,10 @@ def sight(X, ma, mb, ax, ay, bx, by, nlines):
     if blocked == full:
         return -1
     # close combats block the corridor
+    lo_x = min(ax - ar, bx - br)
+    hi_x = max(ax + ar, bx + br)
+    lo_y = min(ay - ar, by - br)
+    hi_y = max(ay + ar, by + br)
     for m in range(n_models):
         if MI[m, MI_ENG] == 0 or MI[m, MI_ALIVE] == 0 or m in (ma, mb):
             continue
@@ -296,16 +275,10 @@ def sight(X, ma, mb, ax, ay, bx, by, nlines):
         # radius from the box is at least that far from each segment
         if cx + rr < lo_x or cx - rr > hi_x or cy + rr < lo_y or cy - rr > hi_y:
             continue
-        if not ready:
-            ready = np.bool_(True)
-            l0, l1, l2 = _corridor3(ax, ay, ar, bx, by, br, nlines)
         for k in range(nlines):
             if blocked & (1 << k):
                 continue
-            if k < 3:
-                sx0, sy0, sx1, sy1 = l0 if k == 0 else (l1 if k == 1 else l2)
-            else:
-                sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
+            sx0, sy0, sx1, sy1 = corridor_line(ax, ay, ar, bx, by, br, k, nlines)
             d, t = seg_point_distance(sx0, sy0, sx1, sy1, cx, cy)
             if d < rr - 1e-6 and 0.0 < t < 1.0:
                 blocked |= 1 << k
