@@ -278,7 +278,6 @@ GREEDY = np.int64(POL_GREEDY)
 COL_OC, COL_DC, COL_F, COL_MV = np.int64(F_OC), np.int64(F_DC), np.int64(F_F), np.int64(F_MV)
 SIDE_A, SIDE_B = np.int64(0), np.int64(1)
 NO_PARENT = np.int64(-1)
-ALL = np.int64(1 << 30)  # reach: every cost up to the budget
 NEG = np.int64(-1)  # -1 where a variable starts as 'none' (a literal -1 would be
 # typed Literal[int](-1) first and compile every kernel it is passed to a second time)
 NFLAG = 4  # movement search flags: bit 0 the free turn used, bit 1 crossed a friend
@@ -1870,7 +1869,7 @@ def anchor_steps(fi, sc, wk, i, a):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, hi):
+def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     """Cheapest Movement to every (square, facing) within ``budget`` ("Movement of Your
     Warriors", "Special Movements"): a square forward costs 1, diagonally forward 1 (2
     past a corner, a door or a base, not for a Puny warrior; never for a Titan), a
@@ -1883,10 +1882,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
 
     A bucket queue over states ``(anchor * 4 + facing) * NFLAG + flags`` (costs are small
     ints); the steps' geometry comes from :func:`anchor_steps`, once per anchor left.
-    The states are taken from the queue at costs ``lo`` to ``hi`` (at most ``budget``):
-    ``lo`` 0 starts a new search, a higher ``lo`` goes on with the one left after
-    ``lo`` - 1 (states are pushed up to ``budget`` either way, so the costs up to the
-    last one taken are final).
+    The least cost pushed per anchor is kept as the steps are pushed (:func:`least_cost_at`).
 
     A state is not expanded when one of the same anchor and facing with a subset of its
     flags was taken before it (at no higher cost: the queue is in cost order): every step
@@ -1905,32 +1901,34 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
     ec = wk[W_EC]
     step = wk[W_STEP]
     done = step[8 * na_ : 9 * na_]  # 1 once the anchor's steps are built
-    if lo == 0:
-        if nb[MAXB - 1] == 1:  # only the states the last search pushed are set
-            for c in range(MAXB - 1):
-                for q in range(nb[c]):
-                    dist[bucket[c, q]] = BIG
-                    closed[bucket[c, q]] = 0
-        else:
-            for k in range(ns):
-                dist[k] = BIG
-                closed[k] = 0
-        for c in range(MAXB):
-            nb[c] = 0
-        nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next one resets only those
-        for c in range(na_):
-            done[c] = 0
-        mark_contacts(fi, s, sc, wk, i)
-        mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
-        st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
-        push(dist, par, bucket, nb, st0, ZERO, NO_PARENT)
+    least = step[10 * na_ : 11 * na_]  # the least cost pushed per anchor (least_cost_at)
+    if nb[MAXB - 1] == 1:  # only the states the last search pushed are set
+        for c in range(MAXB - 1):
+            for q in range(nb[c]):
+                dist[bucket[c, q]] = BIG
+                closed[bucket[c, q]] = 0
+    else:
+        for k in range(ns):
+            dist[k] = BIG
+            closed[k] = 0
+    for c in range(MAXB):
+        nb[c] = 0
+    nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next one resets only those
+    for c in range(na_):
+        done[c] = 0
+        least[c] = BIG
+    mark_contacts(fi, s, sc, wk, i)
+    mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
+    st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
+    push(dist, par, bucket, nb, st0, ZERO, NO_PARENT)
+    least[st0 // (NFLAG * 4)] = 0
     titan = fi[i, F_TITAN]
     puny = fi[i, F_PUNY]
     door_extra = 1 if (moving_mode == 0 and titan == 0) else 0
     delta = step[9 * na_ : 9 * na_ + 8]  # the anchor index step of each absolute direction
     for d in range(8):
         delta[d] = ABS_DX[d] + w * ABS_DY[d]
-    for cost in range(lo, min(hi, budget) + 1):
+    for cost in range(budget + 1):
         q = 0
         while q < nb[cost]:
             st = bucket[cost, q]
@@ -1938,6 +1936,8 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
             if dist[st] != cost:
                 continue
             fl = st & (NFLAG - 1)
+            if cost == budget and (fl & 1):
+                continue  # no turn or step left to it (nor to those it would dominate)
             b0 = st - fl  # flags 0 of the same anchor and facing
             if fl != 0 and (closed[b0] == 1 or (fl == 3 and (closed[b0 + 1] or closed[b0 + 2]))):
                 continue  # dominated: a state with fewer flags was taken first (below)
@@ -1981,7 +1981,12 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice, lo, 
                     if (nfl & 2) and (e & ST_CONTACT):
                         continue  # never across a friend into contact
                 if c2 <= budget:
-                    push(dist, par, bucket, nb, ((a + delta[d]) * 4 + f) * NFLAG + nfl, c2, st)
+                    a2 = a + delta[d]
+                    st2 = (a2 * 4 + f) * NFLAG + nfl
+                    if c2 < dist[st2]:
+                        push(dist, par, bucket, nb, st2, c2, st)
+                        if c2 < least[a2]:
+                            least[a2] = c2
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -2000,14 +2005,11 @@ def cost_to(wk, w, x, y, f):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def least_cost_at(wk, w, x, y):
-    """Least cost found by :func:`reach` to stand on anchor (x, y), any facing."""
-    dist = wk[W_DIST].view(np.int32)
-    best = BIG
-    st0 = (y * w + x) * 4 * NFLAG
-    for st in range(st0, st0 + 4 * NFLAG):
-        if dist[st] < best:
-            best = np.int64(dist[st])
-    return best
+    """Least cost found by :func:`reach` to stand on anchor (x, y), any facing (the least
+    of its states' costs: :func:`reach` keeps it per anchor as it pushes the steps; a turn
+    costs no less than the state it turns from)."""
+    na_ = wk.shape[1] // (4 * NFLAG)
+    return wk[W_STEP, 10 * na_ + y * w + x]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -2472,7 +2474,7 @@ def novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv):
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE, ZERO, ALL)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, mv, ONE, ONE)
     for y in range(h - z + 1):
         for x in range(w - z + 1):
             c, st, fn = BIG, -1, -1  # facing_state's answer where no facing is in reach
@@ -2515,7 +2517,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     lim = mv if cut else budget
     if novice and not prune:  # its own search first (execute follows the last one's paths)
         novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, lim, ZERO, ZERO, ZERO, ALL)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, lim, ZERO, ZERO)
     clear_fire_table(fi, wk)
     amb_w = 0.0
     if sc[S_SKILLED_FIRING] == 1 and fi[i, F_F] > 0 and level_now(fi, s, i, COL_F) >= 3:
@@ -2619,14 +2621,14 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         # a Basic Move plan past the Movement scores at most its progress, 0.12 x here:
         # if that could beat the best so far, the search is made again to the budget
         if cut and (ev_w > 0.0 or int((0.12 * here if here < BIG else 0.0) * 1000) >= bi):
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
+            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
             lim = budget
         # a Novice Move plan scores at most its progress, 0.12 x here (progress)
         if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
             novice = False
     if novice and prune:  # greedy: the Novice search now, then the plain one again
         novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
-        reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO, ZERO, ALL)
+        reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
         lim = budget
     # prune: no plan of an anchor scores more than its progress plus ``extra`` (each kind's
     # worth beyond the progress: a shot at most fire_ub, an ambush at most twice amb_w,
@@ -2804,9 +2806,7 @@ def execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i):
     elif x != s[i, S_X] or y != s[i, S_Y] or f != s[i, S_FACE]:
         if kind == K_MOVE and lv >= 2:
             if lv == 2:  # the Novice Move search again (plans_for ended with the plain one)
-                reach(
-                    fi, mp, cell, sc, s, occ, wk, nb, i, movement_now(fi, s, i), ONE, ONE, ZERO, ALL
-                )
+                reach(fi, mp, cell, sc, s, occ, wk, nb, i, movement_now(fi, s, i), ONE, ONE)
             walk_in_mode(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, lv, j)
         else:
             follow(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, i, dest, 1 if moving else 0)
@@ -3132,7 +3132,7 @@ def heroic_dash(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     free), to the reachable square nearest greedy's goal (:func:`goal_state`); none if
     no square is nearer."""
     budget = fi[i, F_NV] - s[i, S_WOUNDS]
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO, ZERO, ALL)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ONE, ZERO)
     bst = goal_state(fi, mp, cell, sc, s, occ, wk, i, budget)
     if bst >= 0:
         log(g, ev, E_DASH, fi[i, F_SIDE], i, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -3185,7 +3185,7 @@ def infiltrate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, i):
     xb = fi[i, F_INFILTRATION]
     mm = ONE if s[i, S_MODE] == M_MOVE else ZERO
     z = fi[i, F_SIZE]
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, xb, mm, ZERO, ZERO, ALL)
+    reach(fi, mp, cell, sc, s, occ, wk, nb, i, xb, mm, ZERO)
     log(g, ev, E_INFILTRATE, fi[i, F_SIDE], i, xb, 0, 0, 0, 0, 0, 0, 0)
     if s[i, S_MODE] == M_OC and fi[i, F_OC] > 0:
         x0 = s[i, S_X]
@@ -3553,8 +3553,6 @@ def sandbox_op(fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, code
             mvb,
             1 if lv >= 1 else 0,
             1 if lv == 2 else 0,
-            ZERO,
-            ALL,
         )
         tx = (b // (NFLAG * 4)) % w
         ty = b // (NFLAG * 4 * w)
@@ -3571,7 +3569,7 @@ def sandbox_op(fi, mp, obj, sc, tab, s, g, cell, occ, seq, dc, rng, ev, wk, code
     elif code == OP_COST:
         reach(
             fi, mp, cell, sc, s, occ, wk, nb, a, np.int64(40), np.int64(1 if c >= 1 else 0),
-            np.int64(1 if c == 2 else 0), ZERO, ALL)  # fmt: skip
+            np.int64(1 if c == 2 else 0))  # fmt: skip
         tx = (b // (NFLAG * 4)) % w
         ty = b // (NFLAG * 4 * w)
         cst, st = cost_to(wk, w, tx, ty, (b // NFLAG) % 4)
