@@ -1764,17 +1764,20 @@ def mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice):
     for y in range(h):
         for x in range(w):
             a = y * w + x
-            if x + z > w or y + z > h:
+            if z == 1:  # most bases: the anchor's own square
+                v = sq[a]
+            elif x + z > w or y + z > h:
                 enter[a] = -1
                 continue
-            v = 0
-            for yy in range(y, y + z):
-                for xx in range(x, x + z):
-                    c = sq[yy * w + xx]
-                    if c < 0 or v < 0:
-                        v = -1
-                    else:
-                        v |= c
+            else:
+                v = 0
+                for yy in range(y, y + z):
+                    for xx in range(x, x + z):
+                        c = sq[yy * w + xx]
+                        if c < 0 or v < 0:
+                            v = -1
+                        else:
+                            v |= c
             if v < 0 or ((v & 4) and puny == 1):
                 enter[a] = -1
                 continue
@@ -2590,9 +2593,10 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
                 continue
             best = BIG
             bst = -1
-            for y in range(h - z + 1):
-                for x in range(w - z + 1):
-                    if not touching_at(x, y, z, s[j, S_X], s[j, S_Y], fi[j, F_SIZE]):
+            zj = fi[j, F_SIZE]  # the anchors touching j lie within z of his base
+            for y in range(max(0, s[j, S_Y] - z), min(h - z, s[j, S_Y] + zj) + 1):
+                for x in range(max(0, s[j, S_X] - z), min(w - z, s[j, S_X] + zj) + 1):
+                    if not touching_at(x, y, z, s[j, S_X], s[j, S_Y], zj):
                         continue
                     for f in range(4):
                         c, st = cost_to(wk, w, x, y, f)
