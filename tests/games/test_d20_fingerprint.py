@@ -11,6 +11,8 @@ Attacker's virus work, helpers and deployment); before it they were those of
 short the move asked and lands its stand clear of it; a taken landing keeps it at the
 foot; a walk backed off from a stand is an ordinary stop).  A rule or
 AI change that alters records on purpose takes new digests: say so in the commit.
+``FAST_DIGESTS``: the same matches with ``greedy_search=fast`` (2026-12-03, fifth round:
+a candidate move is scored at its straight line's end and walked only once it leads).
 """
 
 from __future__ import annotations
@@ -39,8 +41,22 @@ DIGESTS = {
 }
 
 
-def digest(policies: tuple[str, str], scenario: str, n: int) -> str:
-    setup = prepare("d20", *LISTS, policies=policies, scenario=scenario)
+#: The same keys with ``--opt greedy_search=fast`` (random vs random plays no greedy: the
+#: same digest).
+FAST_DIGESTS = {
+    (("greedy", "greedy"), "border_skirmish", 300): "fed1c5f632cfde40",
+    (("greedy", "greedy"), "virus_raid", 300): "069a5654c6cfdd93",
+    (("greedy", "random"), "border_skirmish", 300): "24654859cf1932a0",
+    (("random", "random"), "virus_raid", 300): "634701735084eda8",
+    (("lookahead", "greedy"), "border_skirmish", 12): "f78618bc60bc93c9",
+    (("lookahead", "greedy"), "virus_raid", 12): "ae31c3fd1fcd10c6",
+}
+
+
+def digest(policies: tuple[str, str], scenario: str, n: int, search: str = "full") -> str:
+    setup = prepare(
+        "d20", *LISTS, policies=policies, scenario=scenario, options={"greedy_search": search}
+    )
     rec, urec = run_records(ENGINE, setup, n, 11, threads=2)
     return hashlib.sha256(rec.tobytes() + urec.tobytes()).hexdigest()[:16]
 
@@ -49,3 +65,11 @@ def digest(policies: tuple[str, str], scenario: str, n: int) -> str:
 @pytest.mark.parametrize("key", list(DIGESTS), ids=[f"{a}-{b}-{s}" for (a, b), s, _ in DIGESTS])
 def test_records_match_the_fingerprint(key: tuple[tuple[str, str], str, int]) -> None:
     assert digest(*key) == DIGESTS[key]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "key", list(FAST_DIGESTS), ids=[f"fast-{a}-{b}-{s}" for (a, b), s, _ in FAST_DIGESTS]
+)
+def test_fast_search_records_match_its_fingerprint(key: tuple[tuple[str, str], str, int]) -> None:
+    assert digest(*key, search="fast") == FAST_DIGESTS[key]

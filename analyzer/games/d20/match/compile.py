@@ -129,6 +129,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "lookahead_depth": integer(1, 12),
     "lookahead_rollouts": integer(1, 32),
     "check_invariants": flag(),
+    "greedy_search": choice("fast", "full"),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
     "first": "rules",
@@ -148,6 +149,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "lookahead_depth": 4,
     "lookahead_rollouts": 12,
     "check_invariants": False,
+    "greedy_search": "full",
 }
 OPTION_HELP: dict[str, str] = {
     "first": "who takes turn 1 first: rules (Who starts ? roll-off), alternate, a, b",
@@ -169,6 +171,8 @@ OPTION_HELP: dict[str, str] = {
     "lookahead_depth": "lookahead: player turns played greedily after the plan's turn",
     "lookahead_rollouts": "lookahead: rollouts per plan (common random numbers)",
     "check_invariants": "run the invariant checker after every phase",
+    "greedy_search": "greedy: full (every candidate move walked before it is scored) or fast "
+    "(scored at its straight line's end, walked only once it leads: ~1.1x, slightly weaker)",
 }
 #: Height (cm) of a figurine for sightlines: standard and large stands (a named choice).
 STANDARD_HEIGHT = 3.0
@@ -336,6 +340,7 @@ def compile_arrays(
     sc[L.S_NTER] = len(rows)
     sc[L.S_SBASE] = base
     sc[L.S_NSIGHT] = len(seen)
+    sc[L.S_FAST : L.S_FAST + 2] = 1.0 if options["greedy_search"] == "fast" else 0.0
     op = np.zeros(L.OP_COLS, dtype=np.int64)
     op[L.O_FIRST] = L.FIRST_MODES.index(options["first"])
     op[L.O_FORCED] = -1 if first_side is None else int(first_side)

@@ -75,7 +75,10 @@ S_NTER = 12
 # or higher than the lowest stand), highest first (``sight``)
 S_SBASE = 13
 S_NSIGHT = 14
-SC_COLS = 15
+#: greedy_search of side A (side B: S_FAST + 1): 1 fast (``best_move`` walks a candidate
+#: only once its straight-line worth leads), 0 full (every candidate walked; the default)
+S_FAST = 15
+SC_COLS = 17
 
 # ------------------------------------------------ OP: int64 options
 O_FIRST = 0  # 0 rules, 1 alternate, 2 a, 3 b

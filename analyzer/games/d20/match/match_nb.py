@@ -135,6 +135,7 @@ from analyzer.games.d20.match.layout import (
     S_DEPTH_A,
     S_DEPTH_B,
     S_DONE,
+    S_FAST,
     S_H,
     S_IDLE,
     S_LIMIT_RULE,
@@ -207,6 +208,7 @@ MAXC = 12  # movement candidates per figurine
 SEEN = MAXC + 1
 UNKNOWN = -2  # shoot's cover argument when the caller has not computed it
 BIG = 1e9
+SKIP = -2.0 * BIG  # ``best_move``'s worth of a candidate that is not a choice
 # rule-test operations (sandbox.py, ``sandbox_op``)
 OP_SHOT, OP_BLOW, OP_MOVE, OP_RETREAT, OP_MOVE_PHASE, OP_ACTION_PHASE = 1, 2, 3, 4, 5, 6
 OP_SIGHT, OP_TAKE_COVER, OP_READY, OP_ROLLOFF, OP_CHECK = 7, 8, 9, 10, 11
@@ -803,6 +805,18 @@ def landing_clear(fi, ter, sc, i, kc, r, x0, y0, tx, ty, tl):
     return True
 
 
+@njit(**INLINE)
+def move_line(fr, sc, p, i, tx, ty):
+    """A move of ``i`` toward (tx, ty): its radius, the target kept on the table (the stand
+    inside it), the start and the line's length."""
+    r = fr[i, R_RADIUS]
+    tx = min(max(tx, r), sc[S_W] - r)
+    ty = min(max(ty, r), sc[S_H] - r)
+    x0 = p[i, P_X]
+    y0 = p[i, P_Y]
+    return r, tx, ty, x0, y0, dist(tx - x0, ty - y0)
+
+
 @njit((I2, F2, F2, F1, F2, I2, i8, f8, f8, f8), **INNER)
 def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     """Where a straight move of ``i`` toward (tx, ty) with ``budget`` cm ends: (x, y, stop,
@@ -813,12 +827,7 @@ def walk(fi, fr, ter, sc, p, s, i, tx, ty, budget):
     however short the move asked (``climb_end``); if that landing is taken or off the
     table it stays at the foot, still to climb (2).  The stand ends inside the table and
     never overlaps another stand: it backs off along its path (then stop code 0)."""
-    r = fr[i, R_RADIUS]
-    tx = min(max(tx, r), sc[S_W] - r)
-    ty = min(max(ty, r), sc[S_H] - r)
-    x0 = p[i, P_X]
-    y0 = p[i, P_Y]
-    ln = dist(tx - x0, ty - y0)
+    r, tx, ty, x0, y0, ln = move_line(fr, sc, p, i, tx, ty)
     if ln < 1e-6 or budget <= 0.0:
         return x0, y0, 0, -1
     nter = int(sc[S_NTER])
@@ -1141,6 +1150,18 @@ def add_walked(fi, fr, ter, sc, p, s, wk, i, n, tx, ty, mv):
     return n, ex, ey, stop
 
 
+@njit(**INLINE)
+def line_end(fr, sc, p, i, tx, ty, budget):
+    """Where a move of ``i`` toward (tx, ty) with ``budget`` cm would end on a bare table:
+    ``walk``'s target kept on the table, then at most ``budget`` along the straight line
+    (no terrain, no stands: greedy_search fast's estimate before a walk)."""
+    _, tx, ty, x0, y0, ln = move_line(fr, sc, p, i, tx, ty)
+    if ln < 1e-6 or budget <= 0.0:
+        return x0, y0
+    f = min(1.0, budget / ln)
+    return x0 + (tx - x0) * f, y0 + (ty - y0) * f
+
+
 @njit((I2, F2, F2, F1, F1, F2, F2, I2, I1, F2, i8, i8, i8, i8, f8), **INNER)
 def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull):
     """The best of the ``n`` candidate moves of ``i`` in ``wk`` (``candidates``; when
@@ -1173,9 +1194,41 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
         if s[j, S_ALIVE] == 1 and fi[j, F_SIDE] != side:
             foes |= 1 << j
 
-    bv = -BIG
+    # greedy_search fast: a candidate not yet walked is scored at its straight line's end
+    # (``line_end``); once all are scored, the best is walked if it was not, and scored
+    # again where its walk ends if that is elsewhere, until the best has been walked
+    # (full: each is walked first).  ``wk[k, 9]``: the worth of candidate k (``SKIP``: not
+    # a choice).
+    lazy = sc[S_FAST + side] == 1.0 and climb == 0
     c = 0
-    for k in range(n):
+    nxt = 0
+    redo = -1
+    while True:
+        if redo >= 0:
+            k = redo
+            redo = -1
+        elif nxt < n:
+            k = nxt
+            nxt += 1
+        else:
+            # the best worth, the first of near ties in candidate order
+            bv = -BIG
+            c = 0
+            for q in range(n):
+                if wk[q, 9] > bv + 1e-9:
+                    bv = wk[q, 9]
+                    c = q
+            if wk[c, 6] == 1.0:
+                break
+            ex = wk[c, 4]
+            ey = wk[c, 5]
+            x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[c, 0], wk[c, 1], wk[c, 3])
+            keep_walk(wk, c, x, y, stop, elem)
+            if x == ex and y == ey:
+                break  # nothing in its way: the walk ends at the estimate, same worth
+            redo = c
+            continue
+        wk[k, 9] = SKIP
         if wk[k, 6] == 1.0:
             x = wk[k, 4]
             y = wk[k, 5]
@@ -1183,6 +1236,10 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
             x = p[i, P_X]
             y = p[i, P_Y]
             keep_walk(wk, k, x, y, 0, -1)
+        elif lazy:
+            x, y = line_end(fr, sc, p, i, wk[k, 0], wk[k, 1], wk[k, 3])
+            wk[k, 4] = x
+            wk[k, 5] = y
         else:
             x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, wk[k, 0], wk[k, 1], wk[k, 3])
             keep_walk(wk, k, x, y, stop, elem)
@@ -1275,9 +1332,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 v += pull * (12.0 - off if dt <= 1.0 else -0.5 * dt)
             else:
                 v -= 0.04 * max(dt - 15.0, 0.0)
-        if v > bv + 1e-9:
-            bv = v
-            c = k
+        wk[k, 9] = v
     return c
 
 
