@@ -2495,8 +2495,11 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     whose upper bound scores below the best plan so far is not evaluated (no sightlines):
     it could not be chosen, so the choice is the same (random and strong use every plan);
     so are the Novice Move plans (no Novice search) and the Basic Move plans past the
-    Movement (the search stops at it) when their bound, the progress to the goal from
-    where he stands, is below it."""
+    Movement (the search goes no further than it) when their bound, the progress to the
+    goal from where he stands, is below it, and every anchor whose plans' bound (its
+    progress plus the most any kind of plan adds to it) is below the best so far.  Only
+    plans that score below the best are left out, so greedy's choice is that of the full
+    list (unless more than ``MAXPLANS`` plans tie for the best score)."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
