@@ -795,22 +795,12 @@ def walk_prev(st, m, i, h):
         sets[a0 + w] = 0
     sets[a0 + (h >> 6)] = one << np.int64(h & 63)
     top = cost[h]
-    for c in range(top, 0, -1):  # back: the spaces one step before, on a cheapest path
-        for w in range(nw):
-            x = sets[a0 + w] & lv[c * nw + w]
-            while x != 0:
-                a = (w << 6) + trailing_zeros(x)
-                x &= x - 1
-                la = hx[a, H_LEVEL]
-                for k in range(6):
-                    g = hx[a, H_NB + k]
-                    if g < 0 or cost[g] + 1 + max(la - hx[g, H_LEVEL], 0) != c:
-                        continue
-                    if g != start and (sets[nw + (g >> 6)] >> np.int64(g & 63)) & 1 != 0:
-                        continue  # it stopped there
-                    sets[a0 + (g >> 6)] |= one << np.int64(g & 63)
     expose[start] = 0
-    for c in range(1, top + 1):  # forward, in reach_scan's order
+    # pass 0 back: the spaces one step before, on a cheapest path (levels top .. 1);
+    # pass 1 forward over those, in reach_scan's order (levels 1 .. top)
+    for o in range(2 * top):
+        back = o < top
+        c = top - o if back else o - top + 1
         for w in range(nw):
             x = sets[a0 + w] & lv[c * nw + w]
             while x != 0:
@@ -823,18 +813,26 @@ def walk_prev(st, m, i, h):
                 bg = -1
                 for k in range(6):
                     g = hx[a, H_NB + k]
-                    if g < 0 or (sets[a0 + (g >> 6)] >> np.int64(g & 63)) & 1 == 0:
+                    if g < 0:
                         continue
                     cg = cost[g]
                     if cg + 1 + max(la - hx[g, H_LEVEL], 0) != c:
+                        continue
+                    bit = one << np.int64(g & 63)
+                    if back:
+                        if g == start or (sets[nw + (g >> 6)] & bit) == 0:  # not a stop
+                            sets[a0 + (g >> 6)] |= bit
+                        continue
+                    if (sets[a0 + (g >> 6)] & bit) == 0:
                         continue
                     e = expose[g] + bits(mask[g] & ~ma)
                     if e < be or (e == be and (cg < bc or (cg == bc and g < bg))):
                         be = e
                         bc = cg
                         bg = g
-                prev[a] = bg
-                expose[a] = be
+                if not back:
+                    prev[a] = bg
+                    expose[a] = be
 
 
 @njit(cache=True, _nrt=False)
