@@ -1281,6 +1281,18 @@ def move_budget(X, m, unmodified):
     return max(budget, 0.0)
 
 
+@njit(**INLINE)
+def clear_of_box(ox, oy, rr, lo_x, hi_x, lo_y, hi_y):
+    """A base of radius ``rr`` at (ox, oy) lies clear of the box (by a margin far above
+    rounding): it cannot touch a segment inside the box."""
+    return (
+        ox + rr + 1e-6 < lo_x
+        or ox - rr - 1e-6 > hi_x
+        or oy + rr + 1e-6 < lo_y
+        or oy - rr - 1e-6 > hi_y
+    )
+
+
 @njit(**INNER)
 def walk(X, m, wx, wy, n, budget, mode, dry):
     """Move model ``m`` along a planned polyline, paying terrain costs ("4. Terrain").
@@ -1363,11 +1375,7 @@ def walk(X, m, wx, wy, n, budget, mode, dry):
             rr = r + SF[o, SF_R] + gap
             ox = MF[o, MF_X]
             oy = MF[o, MF_Y]
-            # a model clear of the segment's box grown by rr (and a margin far above
-            # rounding) cannot be touched on it
-            if ox + rr + 1e-6 < lo_x or ox - rr - 1e-6 > hi_x:
-                continue
-            if oy + rr + 1e-6 < lo_y or oy - rr - 1e-6 > hi_y:
+            if clear_of_box(ox, oy, rr, lo_x, hi_x, lo_y, hi_y):
                 continue
             t = first_contact(x, y, vx, vy, ox, oy, rr)
             if t < t_stop:
@@ -1584,12 +1592,8 @@ def plan_move(X, m, gx, gy, wx, wy):
         rr = r + SF[o, SF_R] + TOUCH_GAP
         ox = MF[o, MF_X]
         oy = MF[o, MF_Y]
-        # a base clear of the leg's box grown by rr (and a margin far above rounding)
-        # cannot be touched on it (first_contact would return 2.0)
-        if ox + rr + 1e-6 < lo_x or ox - rr - 1e-6 > hi_x:
-            continue
-        if oy + rr + 1e-6 < lo_y or oy - rr - 1e-6 > hi_y:
-            continue
+        if clear_of_box(ox, oy, rr, lo_x, hi_x, lo_y, hi_y):
+            continue  # first_contact would return 2.0
         t = first_contact(x, y, vx, vy, ox, oy, rr)
         if t < best:
             best = t
