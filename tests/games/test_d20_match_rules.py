@@ -465,6 +465,70 @@ def test_a_figurine_at_the_foot_climbs_at_its_next_turn(climb_next, climbs):
         assert box.pos(brute) == (72.6, 61.3)
 
 
+def genetic_box(**options):
+    """The sample Genetic hunters mirror on border_skirmish: A's Maïnomaï 0 (impulsive,
+    Movement 15, large stand 2.5 cm), B's Maïnomaï 3 and Brute 5; the building (8 cm, x
+    4-20, y 52-66) is element 6, too high for the Maïnomaï to climb over (16 >= 15)."""
+    sides = ENGINE.load_sides(LISTS / "genetic_hunters.yaml", LISTS / "genetic_hunters.yaml", None)
+    return Sandbox(
+        ENGINE.prepare(
+            sides.cards,
+            sides.lists,
+            policies=("greedy", "greedy"),
+            options=options,
+            scenario="border_skirmish",
+        )
+    )
+
+
+@pytest.mark.parametrize("blocked", ["round", "wait"])
+def test_impulsive_figurine_whose_climb_cannot_land_goes_round(blocked):
+    """Turn 4 of border_skirmish match 3 (Genetic mirror, seed 2026): A's Maïnomaï waits at
+    the building's south-east corner to climb it, straight at the nearest enemy, B's Brute
+    at the north foot, which takes the landing.  It used to "move" 0 cm to the same spot,
+    still at the foot, turn after turn; now (``impulsive_move``) neither side landing can
+    land (the left one is taken too, the right one does not cross the building), so it
+    goes round by the corner (through the pond: stopped in difficult terrain), nearer the
+    Brute, and no longer waits to climb (``impulsive_blocked`` = wait: the behaviour
+    before, it stays at the foot, still to climb)."""
+    box = genetic_box(impulsive_blocked=blocked)
+    box.place(0, 20.5, 49.5, facing=90)
+    box.s[0, L.S_CLIMB] = 7  # row 6, the building
+    box.place(3, 99.1, 70.5, facing=-90)
+    box.place(5, 13.6, 67.3, facing=-90)
+    gap0 = np.hypot(20.5 - 13.6, 49.5 - 67.3)
+    box.movement_phase(0)
+    moves = [r for r in event_rows(box, L.E_MOVE) if r[3] == 0]
+    if blocked == "wait":
+        assert [r[9] for r in moves] == [2]
+        assert box.pos(0) == (20.5, 49.5)
+        assert box.s[0, L.S_CLIMB] == 7
+        return
+    assert [r[9] for r in moves] == [1]  # stopped in the pond, not at the foot
+    x, y = box.pos(0)
+    assert (x, y) == pytest.approx((23.883, 61.467), abs=1e-3)
+    assert np.hypot(x - 13.6, y - 67.3) < gap0 - 5.0
+    assert box.s[0, L.S_CLIMB] == 0
+
+
+def test_impulsive_figurine_climbs_beside_a_taken_landing():
+    """The Maïnomaï at the building's south foot (12, 49.5), to climb it; B's Brute stands
+    on the straight landing (12, 68.9): it climbs to the landing one stand's width plus
+    0.4 cm to the right (17.4, 68.6), its stand clear of the building (y 66 + 2.5 + 0.05
+    along the line), the nearer of the two to the Brute that can land."""
+    box = genetic_box()
+    box.place(0, 12.0, 49.5, facing=90)
+    box.s[0, L.S_CLIMB] = 7
+    box.place(3, 99.1, 70.5, facing=-90)
+    box.place(5, 12.0, 68.9, facing=-90)
+    box.movement_phase(0)
+    assert [r[9] for r in event_rows(box, L.E_MOVE) if r[3] == 0] == [3]
+    x, y = box.pos(0)
+    assert y == pytest.approx(68.548, abs=1e-3)
+    assert x == pytest.approx(12.0 + 5.4 * (68.548 - 49.5) / (68.6 - 49.5), abs=1e-2)
+    assert box.s[0, L.S_CLIMB] == 0
+
+
 def test_watchful_moves_half(files):
     box = make(files)
     box.place(A0, 60, 40)

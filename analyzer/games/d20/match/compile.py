@@ -121,6 +121,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "dexterity_in_shot": flag(),
     "virus_min_turns": integer(0, 20),
     "climb_next": choice("must", "may"),
+    "impulsive_blocked": choice("round", "wait"),
     "cover_distance": number(0, 100),
     "take_cover_distance": number(0, 50),
     "standard_radius": number(0.5, 10),
@@ -141,6 +142,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "dexterity_in_shot": True,
     "virus_min_turns": 1,
     "climb_next": "must",
+    "impulsive_blocked": "round",
     "cover_distance": 5.0,
     "take_cover_distance": 5.0,
     "standard_radius": 1.25,
@@ -163,6 +165,9 @@ OPTION_HELP: dict[str, str] = {
     "virus_min_turns": "least number of turns of an effective action when Intelligence >= DL",
     "climb_next": "a figurine stopped at the foot of an element climbs it at its next turn "
     "(must), or may move otherwise (may)",
+    "impulsive_blocked": "an impulsive move that would stay 0 cm at the foot of an element (its "
+    "climb cannot land) climbs to a side landing or goes round by a corner (round), or "
+    "stays there (wait)",
     "cover_distance": "an element lower than the target gives cover within this many cm of it",
     "take_cover_distance": "take cover: the extra move and the radius around the arrival (cm)",
     "standard_radius": "radius (cm) of a standard round stand",
@@ -356,6 +361,7 @@ def compile_arrays(
     op[L.O_LOOK_ROLLOUTS] = options["lookahead_rollouts"]
     op[L.O_VIRUS_MIN] = options["virus_min_turns"]
     op[L.O_CLIMB_NEXT] = 1 if options["climb_next"] == "must" else 0
+    op[L.O_IMP_ROUND] = 1 if options["impulsive_blocked"] == "round" else 0
     op[L.O_CHECK] = int(options["check_invariants"])
     ecp, pge = tables()
     comp = Compiled(figs, sides, scen, scen_file, term, names, guns)

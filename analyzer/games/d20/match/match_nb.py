@@ -98,6 +98,7 @@ from analyzer.games.d20.match.layout import (
     O_FAILED_ACTS,
     O_FIRST,
     O_FORCED,
+    O_IMP_ROUND,
     O_LOOK_DEPTH,
     O_LOOK_K,
     O_LOOK_ROLLOUTS,
@@ -1606,6 +1607,26 @@ def take_cover(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, commit):
     return found
 
 
+@njit((F2, F2, F2, i8, i8, f8), **INNER)
+def climb_across(fr, ter, p, i, k, mv):
+    """The three targets of a climb of element ``k`` by ``i`` from the side of it that
+    ``i`` stands at: straight across (``mv`` cm on), and the two landings one stand's width
+    (plus 0.4 cm) to either side of the straight one (``climb_cands``, ``impulsive_move``)."""
+    x = p[i, P_X]
+    y = p[i, P_Y]
+    r = fr[i, R_RADIUS]
+    side_step = 2.0 * r + 0.4
+    ox = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
+    oy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
+    if oy >= ox:
+        up = y < ter[k, 1]
+        land = ter[k, 3] + r + 0.1 if up else ter[k, 1] - r - 0.1
+        return x, y + (mv if up else -mv), x - side_step, land, x + side_step, land
+    right = x < ter[k, 0]
+    land = ter[k, 2] + r + 0.1 if right else ter[k, 0] - r - 0.1
+    return x + (mv if right else -mv), y, land, y - side_step, land, y + side_step
+
+
 @njit((I2, F2, F2, F1, F2, I2, F2, i8, i8), **INNER)
 def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
     """For a figurine at the foot of the element it stopped at (``S_CLIMB``), which "climbs
@@ -1619,22 +1640,10 @@ def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
     x = p[i, P_X]
     y = p[i, P_Y]
     mv = float(fi[i, F_MOVE])
-    r = fr[i, R_RADIUS]
-    side_step = 2.0 * r + 0.4
-    ox = max(ter[k, 0] - x, 0.0, x - ter[k, 2])
-    oy = max(ter[k, 1] - y, 0.0, y - ter[k, 3])
-    if oy >= ox:
-        up = y < ter[k, 1]
-        n = add_cand(wk, n, x, y + (mv if up else -mv), M_NORMAL, mv)
-        land = ter[k, 3] + r + 0.1 if up else ter[k, 1] - r - 0.1
-        n = add_cand(wk, n, x - side_step, land, M_NORMAL, mv)
-        n = add_cand(wk, n, x + side_step, land, M_NORMAL, mv)
-    else:
-        right = x < ter[k, 0]
-        n = add_cand(wk, n, x + (mv if right else -mv), y, M_NORMAL, mv)
-        land = ter[k, 2] + r + 0.1 if right else ter[k, 0] - r - 0.1
-        n = add_cand(wk, n, land, y - side_step, M_NORMAL, mv)
-        n = add_cand(wk, n, land, y + side_step, M_NORMAL, mv)
+    ax, ay, bx, by, cx, cy = climb_across(fr, ter, p, i, k, mv)
+    n = add_cand(wk, n, ax, ay, M_NORMAL, mv)
+    n = add_cand(wk, n, bx, by, M_NORMAL, mv)
+    n = add_cand(wk, n, cx, cy, M_NORMAL, mv)
     for q in range(n):
         if wk[q, 6] != 1.0 and wk[q, 3] <= 0.0:  # no budget: ``walk`` stays
             keep_walk(wk, q, x, y, 0, -1)
@@ -1647,7 +1656,15 @@ def climb_cands(fi, fr, ter, sc, p, s, wk, i, n):
 @njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8), **INNER)
 def impulsive_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i):
     """ "Automatic movements": an impulsive figurine moves first, its full Movement straight
-    at the nearest enemy."""
+    at the nearest enemy (into contact if it reaches; an element too high to climb over
+    stops it at its foot, "3.1 Movements", and it climbs it at its next turn).  A move of
+    0 cm at the foot of an element (its climb cannot land: the landing taken by a stand,
+    off the table or on a second high element; or a high element right in front of it)
+    is not made: of the climbs to the two landings to either side of the straight one
+    (``climb_across``, when that element is its pending climb) and the way round the
+    element by a corner (``detour``), the move ending nearest the enemy is made; it stays
+    at the foot only if none of them moves it (option ``impulsive_blocked`` = round; wait:
+    it stays, the behaviour before)."""
     nd = BIG
     jn = -1
     for j in range(fi.shape[0]):
@@ -1656,16 +1673,40 @@ def impulsive_move(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i):
             if d < nd:
                 nd = d
                 jn = j
-    if jn >= 0:
-        dx = p[jn, P_X] - p[i, P_X]
-        dy = p[jn, P_Y] - p[i, P_Y]
-        dl = dist(dx, dy)
-        st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
-        s[i, S_MODE] = M_NORMAL
-        mv = float(fi[i, F_MOVE])
-        move_along(
-            fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, dx / dl, dy / dl, st, mv, True
-        )
+    if jn < 0:
+        return
+    x0 = p[i, P_X]
+    y0 = p[i, P_Y]
+    dx = p[jn, P_X] - x0
+    dy = p[jn, P_Y] - y0
+    dl = dist(dx, dy)
+    st = dl - fr[i, R_RADIUS] - fr[jn, R_RADIUS] - 0.05
+    s[i, S_MODE] = M_NORMAL
+    mv = float(fi[i, F_MOVE])
+    x, y, stop, elem = walk(fi, fr, ter, sc, p, s, i, x0 + dx / dl * st, y0 + dy / dl * st, mv)
+    if stop == 2 and x == x0 and y == y0 and op[O_IMP_ROUND] == 1:
+        k = elem
+        bd = BIG
+        for q in range(3):
+            if q < 2:
+                if s[i, S_CLIMB] != k + 1:
+                    continue
+                _, _, bx, by, cx, cy = climb_across(fr, ter, p, i, k, mv)
+                tx = bx if q == 0 else cx
+                ty = by if q == 0 else cy
+            else:
+                tx, ty = detour(fr, ter, i, k, x0, y0, p[jn, P_X], p[jn, P_Y])
+            ex, ey, es, ee = walk(fi, fr, ter, sc, p, s, i, tx, ty, mv)
+            if ex == x0 and ey == y0:
+                continue
+            de = dist(ex - p[jn, P_X], ey - p[jn, P_Y])
+            if de < bd:
+                bd = de
+                x = ex
+                y = ey
+                stop = es
+                elem = ee
+    move_to(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, x, y, stop, elem, M_NORMAL, True)
 
 
 @njit(**INLINE)
