@@ -131,6 +131,7 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "purulent_wound": choice(*PURULENT_WOUNDS),
     "ambush_seek": choice(*MOVING_LEVELS),
     "event_seek": choice(*MOVING_LEVELS),
+    "greedy_fast": choice(*MOVING_LEVELS),
     "check_invariants": flag(),
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -154,6 +155,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "purulent_wound": "enemy",
     "ambush_seek": "none",
     "event_seek": "none",
+    "greedy_fast": "none",
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -191,6 +193,9 @@ OPTION_HELP: dict[str, str] = {
     "enemy able to walk into view ahead of him): both, a, b, none (the same worth anywhere)",
     "event_seek": "which sides' greedy values ending a turn on an Event counter it may "
     "activate (its event_worth less the Trap's risk): both, a, b, none",
+    "greedy_fast": "which sides' greedy plans on a lower bound of the Movement costs (the "
+    "walking distance) and checks only the chosen plan by an exact search (A*), taking the "
+    "next plan if it is out of reach: both, a, b, none (the exact search of every state)",
     "check_invariants": "run the invariant checker after every activation",
 }
 
@@ -400,6 +405,7 @@ def compile_arrays(
     sc[L.S_PURULENT_HOST] = PURULENT_WOUNDS.index(options["purulent_wound"])
     sc[L.S_AMBUSH_SEEK] = MOVING_LEVELS.index(options["ambush_seek"])
     sc[L.S_EVENT_SEEK] = MOVING_LEVELS.index(options["event_seek"])
+    sc[L.S_GREEDY_FAST] = MOVING_LEVELS.index(options["greedy_fast"])
     sc[L.S_WINNER_CHOOSES] = int(options["winner_starts"])
     comp = Compiled(figs, sides, mission, mission_file)
     return (fi, mp, obj, sc, class_table()), comp

@@ -156,6 +156,7 @@ from analyzer.games.hybrid.match.layout import (
     S_FACE,
     S_FIRST,
     S_FORCED,
+    S_GREEDY_FAST,
     S_H,
     S_INFIL_LOST,
     S_KILLS,
@@ -1920,6 +1921,7 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     for c in range(na_):
         done[c] = 0
         least[c] = BIG
+    wk[W_NOVICE, wk.shape[1] - 1] = 0  # (cost_to: not estimate's costs)
     mark_contacts(fi, s, sc, wk, i)
     mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
     st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
@@ -1994,7 +1996,14 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def cost_to(wk, w, x, y, f):
-    """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f``."""
+    """Least cost found by :func:`reach` to stand on anchor (x, y) facing ``f`` (after
+    :func:`estimate`: its lower bound, and the state with flags 0)."""
+    nn = wk.shape[1]
+    if wk[W_NOVICE, nn - 1] == 1:
+        e = wk[W_NOVICE, y * w + x]
+        if e < BIG and f == wk[W_NOVICE, nn - 2]:
+            e += 1
+        return e, sidx(w, x, y, f, ZERO)
     dist = wk[W_DIST].view(np.int32)
     best = BIG
     bst = -1
@@ -2488,7 +2497,279 @@ def novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
+def clear_search(wk, nb, ns, na_, budget):
+    """Make the search rows ready for a new search to ``budget`` (as :func:`reach` does):
+    only the states the last search pushed are reset when it told so (``nb[MAXB - 1]``)."""
+    dist = wk[W_DIST].view(np.int32)
+    closed = dist[ns : 2 * ns]
+    bucket = wk[W_BUCKET : W_BUCKET + MAXB]
+    step = wk[W_STEP]
+    if nb[MAXB - 1] == 1:
+        for c in range(MAXB - 1):
+            for q in range(nb[c]):
+                dist[bucket[c, q]] = BIG
+                closed[bucket[c, q]] = 0
+    else:
+        for k in range(ns):
+            dist[k] = BIG
+            closed[k] = 0
+    for c in range(MAXB):
+        nb[c] = 0
+    nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0
+    for c in range(na_):
+        step[8 * na_ + c] = 0  # anchor_steps not built
+    wk[W_NOVICE, wk.shape[1] - 1] = 0  # the costs are the search's (cost_to)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
+    """Greedy's fast search (option ``greedy_fast``): instead of :func:`reach`'s costs, a
+    lower bound of them, the walking distance in steps of ``i``'s base from where he
+    stands to every anchor within ``budget`` (eight neighbours, the anchors his base may
+    stand on, :func:`mark_enter`; the squeeze past two obstacles, the extra costs and the
+    facing costs left out but facing about's 1: each of them only adds to the cost), in
+    W_NOVICE (flagged at its end) and the least-cost row, where :func:`cost_to` and
+    :func:`least_cost_at` read it until the next search.
+    A breadth-first search on rows of bits (W_QUEUE), as :func:`field`.  The plan chosen on
+    it is then checked by :func:`astar` (:func:`fast_choice`)."""
+    w = sc[S_W]
+    h = sc[S_H]
+    z = fi[i, F_SIZE]
+    na_ = w * h
+    mark_contacts(fi, s, sc, wk, i)
+    mark_enter(fi, mp, cell, sc, s, occ, wk, i, ZERO)
+    est = wk[W_NOVICE]  # (Novice Move is not weighed with the estimate)
+    least = wk[W_STEP, 10 * na_ : 11 * na_]
+    for c in range(na_):
+        est[c] = BIG
+        least[c] = BIG
+    enter = wk[W_ENTER]
+    q = wk[W_QUEUE]  # rows: free, ring, touched, new, extra 1, extra 2, due in 1, due in 2
+    door = 1 if fi[i, F_TITAN] == 0 else 0  # opening a door (not in Moving Mode)
+    for y in range(h):
+        free = 0
+        x1 = 0
+        x2 = 0
+        if y + z <= h:
+            for x in range(w - z + 1):
+                e = enter[y * w + x]
+                if e >= 0:
+                    free |= 1 << x
+                    extra = (e & 3) + (door if e & 4 else 0)
+                    if extra == 1:
+                        x1 |= 1 << x
+                    elif extra >= 2:
+                        x2 |= 1 << x
+        q[y] = free
+        q[h + y] = 0
+        q[2 * h + y] = 0
+        q[4 * h + y] = x1
+        q[5 * h + y] = x2
+        q[6 * h + y] = 0
+        q[7 * h + y] = 0
+    x0 = s[i, S_X]
+    y0 = s[i, S_Y]
+    back = (s[i, S_FACE] + 2) & 3  # facing about costs 1 at least (steps never turn)
+    if fi[i, F_TITAN] == 1:
+        back = -1  # (a Titan turns freely once per square)
+    est[est.shape[0] - 2] = back
+    est[est.shape[0] - 1] = 1  # cost_to reads the estimate
+    q[h + y0] = 1 << x0
+    q[2 * h + y0] = 1 << x0
+    live = 1
+    d = 0
+    while True:
+        for y in range(h):  # the anchors of ring d: every facing at cost d
+            m = q[h + y]
+            while m != 0:
+                low = m & -m
+                a = y * w + BIT_AT[((low * DE_BRUIJN) >> 58) & 63]
+                least[a] = d
+                est[a] = d
+                m ^= low
+        d += 1
+        if d > budget or live == 0:
+            break
+        live = 0
+        for y in range(h):
+            c = q[h + y]
+            m = c | (c << 1) | (c >> 1)
+            if y > 0:
+                c = q[h + y - 1]
+                m |= c | (c << 1) | (c >> 1)
+            if y < h - 1:
+                c = q[h + y + 1]
+                m |= c | (c << 1) | (c >> 1)
+            m &= q[y] & ~q[2 * h + y]
+            q[3 * h + y] = m
+        for y in range(h):  # entered at cost 1 + its extra: due now, in one or two rings
+            m = q[3 * h + y]
+            q[2 * h + y] |= m
+            now = (m & ~(q[4 * h + y] | q[5 * h + y])) | q[6 * h + y]
+            q[6 * h + y] = (m & q[4 * h + y]) | q[7 * h + y]
+            q[7 * h + y] = m & q[5 * h + y]
+            q[h + y] = now
+            live |= now | q[6 * h + y] | q[7 * h + y]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def astar(fi, sc, s, wk, nb, i, goal, limit):
+    """The exact least cost of ``i``'s Movement to anchor and facing of state ``goal`` if
+    it is at most ``limit``, and the state reached (flags): :func:`reach`'s search (the
+    same steps, turns, costs and dominance), its bucket queue ordered by the cost plus the
+    Chebyshev distance from the anchor to the goal's (no step moves a base by more than a
+    square, none costs less than 1, a turn does not move it: a lower bound that never
+    falls by more than a step's cost, so the first state of the goal's anchor and facing
+    taken has its least cost); states whose bound passes ``limit`` are not pushed.  Its
+    parents are a cheapest path for :func:`follow`, not always :func:`reach`'s (which of
+    equal-cost paths is found first).  Reads W_ENTER and W_EC as :func:`estimate` made
+    them.  (BIG, -1) if the goal costs more than ``limit``."""
+    w = sc[S_W]
+    na_ = w * sc[S_H]
+    ns = na_ * 4 * NFLAG
+    clear_search(wk, nb, ns, na_, limit)
+    dist = wk[W_DIST].view(np.int32)
+    par = wk[W_PAR].view(np.int32)
+    closed = dist[ns : 2 * ns]
+    bucket = wk[W_BUCKET : W_BUCKET + MAXB]
+    ec = wk[W_EC]
+    step = wk[W_STEP]
+    done = step[8 * na_ : 9 * na_]
+    ta = goal // (NFLAG * 4)
+    tf = (goal // NFLAG) & 3
+    tx = ta % w
+    ty = ta // w
+    x0 = s[i, S_X]
+    y0 = s[i, S_Y]
+    titan = fi[i, F_TITAN]
+    h0 = max(abs(x0 - tx), abs(y0 - ty))
+    if titan == 0 and s[i, S_FACE] == ((tf + 2) & 3):
+        h0 += 1  # (facing about costs 1 at least)
+    if h0 > limit:
+        return BIG, NEG
+    st0 = sidx(w, x0, y0, s[i, S_FACE], ZERO)
+    dist[st0] = 0
+    par[st0] = NO_PARENT
+    bucket[h0, 0] = st0
+    nb[h0] = 1
+    puny = fi[i, F_PUNY]
+    door_extra = 1 if titan == 0 else 0
+    for fc in range(h0, limit + 1):
+        q = 0
+        while q < nb[fc]:
+            st = bucket[fc, q]
+            q += 1
+            a = st // (NFLAG * 4)
+            ax = a % w
+            ay = a // w
+            f = (st // NFLAG) & 3
+            fl = st & (NFLAG - 1)
+            hh = max(abs(ax - tx), abs(ay - ty))
+            if f != tf and titan == 0 and ((fl & 1) or f == ((tf + 2) & 3)):
+                hh += 1  # a turn left to pay (steps never turn)
+            cost = fc - hh
+            if dist[st] != cost:
+                continue
+            if a == ta and f == tf:
+                return np.int64(cost), np.int64(st)
+            if cost == limit and (fl & 1):
+                continue
+            b0 = st - fl
+            if fl != 0 and (closed[b0] == 1 or (fl == 3 and (closed[b0 + 1] or closed[b0 + 2]))):
+                continue
+            closed[st] = 1
+            hc = max(abs(ax - tx), abs(ay - ty))  # the anchor's part of the bound
+            tc = 1 if (fl & 1) else 0
+            for t in (1, 3, 2):  # turns: a quarter either way, then about
+                f2 = (f + t) & 3
+                c2 = cost + (1 if t == 2 else tc)
+                k = c2 + hc + (1 if f2 != tf and titan == 0 else 0)  # (free turn used)
+                if k <= limit:
+                    st2 = (a * 4 + f2) * NFLAG + (fl | 1)
+                    if c2 < dist[st2]:
+                        dist[st2] = c2
+                        par[st2] = st
+                        bucket[k, nb[k]] = st2
+                        nb[k] += 1
+            if cost + 1 > limit:
+                continue
+            if done[a] == 0:
+                anchor_steps(fi, sc, wk, i, a)
+                done[a] = 1
+            in_contact = ec[a] == 1
+            nfl0 = fl & 2 if titan == 1 else fl
+            nm = 8 if cost + 2 <= limit else 3
+            row = 8 * a
+            for m in range(nm):
+                d = STEP_DIR[f, m]
+                e = step[row + d]
+                if e < 0:
+                    continue
+                c2 = cost + (1 if m < 3 else 2) + (e & 3)
+                nfl = nfl0
+                if e > 3:
+                    if e & ST_DOOR:
+                        if puny == 1 or m != 0:
+                            continue
+                        c2 += door_extra
+                    if e & ST_FRIEND:
+                        if in_contact:
+                            continue
+                        nfl |= 2
+                    if (nfl & 2) and (e & ST_CONTACT):
+                        continue
+                nx = ax + ABS_DX[d]
+                ny = ay + ABS_DY[d]
+                k = c2 + max(abs(nx - tx), abs(ny - ty)) + (hh - hc)  # (facing unchanged)
+                if k <= limit:
+                    st2 = ((ny * w + nx) * 4 + f) * NFLAG + nfl
+                    if c2 < dist[st2]:
+                        dist[st2] = c2
+                        par[st2] = st
+                        bucket[k, nb[k]] = st2
+                        nb[k] += 1
+    return BIG, NEG
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def fast_choice(fi, sc, s, wk, nb, plans, npl, i):
+    """Greedy's choice on :func:`estimate`'s costs (option ``greedy_fast``): the best plan
+    (:func:`best_plan`) whose destination :func:`astar` reaches within the plan's
+    Movement (Basic Move, Sacrifice and an Objective: the budget; the other Modes: the
+    Movement), its destination set to the state found (an Objective's Moving Mode by its
+    exact cost); a plan out of reach is dropped and the next best tried, three at most;
+    -1 if none was reached (greedy's exact choice then)."""
+    w = sc[S_W]
+    mv = movement_now(fi, s, i)
+    if s[i, S_STOPPED] > 0:
+        mv = 0
+    budget = mv + (2 if level_now(fi, s, i, COL_MV) >= 1 else 0)
+    if s[i, S_STOPPED] > 0:
+        budget = 0
+    a0 = s[i, S_Y] * w + s[i, S_X]
+    for _t in range(3):
+        k = best_plan(fi, sc, plans, npl, i)
+        kind = plans[k, P_KIND]
+        if plans[k, P_SCORE_X1000] == -BIG:
+            return NEG
+        dest = plans[k, P_DEST]
+        a = dest // (NFLAG * 4)
+        if kind == K_NOTHING or (kind == K_STRIKE and a == a0):
+            return k  # no Movement (a strike from where he stands turns him only)
+        far = (kind == K_MOVE and plans[k, P_LEVEL] == 1) or kind == K_SACRIFICE
+        limit = budget if far or kind == K_OBJECTIVE else mv
+        c, st = astar(fi, sc, s, wk, nb, i, dest, limit)
+        if st >= 0:
+            plans[k, P_DEST] = st
+            if kind == K_OBJECTIVE:
+                plans[k, P_LEVEL] = 1 if c > mv else 0
+            return k
+        plans[k, P_SCORE_X1000] = -BIG
+    return NEG
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune, fast):
     """Every activation the greedy policy considers for ``i``, each with its worth.
 
     ``prune`` (greedy's own choice, :func:`best_plan` of the list): a Firing or ambush plan
@@ -2499,7 +2780,10 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     goal from where he stands, is below it, and every anchor whose plans' bound (its
     progress plus the most any kind of plan adds to it) is below the best so far.  Only
     plans that score below the best are left out, so greedy's choice is that of the full
-    list (unless more than ``MAXPLANS`` plans tie for the best score)."""
+    list (unless more than ``MAXPLANS`` plans tie for the best score).
+
+    ``fast`` (option ``greedy_fast``, with ``prune``): the costs are :func:`estimate`'s lower
+    bounds, to the budget, no Novice Move plans; :func:`fast_choice` checks the choice."""
     w = sc[S_W]
     h = sc[S_H]
     z = fi[i, F_SIZE]
@@ -2514,7 +2798,7 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         budget = 0
     # Moving Mode's levels 2-6 ("Moving"); a victim of Skilled or Expert Move has none
     ml = (sc[S_MOVE_LEVELS] >> fi[i, F_SIDE]) & 1 == 1 and s[i, S_STOPPED] == 0 and mv > 0
-    novice = ml and mvl >= 2 and shove_near(fi, s, i, mv)
+    novice = ml and mvl >= 2 and not fast and shove_near(fi, s, i, mv)
     goal = 1 if sc[S_OBJ_NEED] > 0 and fi[i, F_RANK] >= 1 else 0
     # prune: the costs past the Movement serve only Basic Move plans here (no Objective,
     # no Sacrifice); the search goes no further than mv until they are known to be worth
@@ -2523,7 +2807,10 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
     lim = mv if cut else budget
     if novice and not prune:  # its own search first (execute follows the last one's paths)
         novice_search(fi, mp, cell, sc, s, occ, wk, nb, i, mv)
-    reach(fi, mp, cell, sc, s, occ, wk, nb, i, lim, ZERO, ZERO)
+    if fast:
+        estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget)
+    else:
+        reach(fi, mp, cell, sc, s, occ, wk, nb, i, lim, ZERO, ZERO)
     clear_fire_table(fi, wk)
     amb_w = 0.0
     if sc[S_SKILLED_FIRING] == 1 and fi[i, F_F] > 0 and level_now(fi, s, i, COL_F) >= 3:
@@ -2628,7 +2915,8 @@ def plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, prune):
         # a Basic Move plan past the Movement scores at most its progress, 0.12 x here:
         # if that could beat the best so far, the search is made again to the budget
         if cut and (ev_w > 0.0 or int((0.12 * here if here < BIG else 0.0) * 1000) >= bi):
-            reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
+            if not fast:  # (the estimate went to the budget)
+                reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, ZERO, ZERO)
             lim = budget
         # a Novice Move plan scores at most its progress, 0.12 x here (progress)
         if novice and int((0.12 * here if here < BIG else 0.0) * 1000) < bi:
@@ -2772,7 +3060,7 @@ def best_plan(fi, sc, plans, npl, i):
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i):
     """The random policy: a uniformly chosen legal activation among the considered ones."""
-    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO)
+    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO, NO)
     k = pick(rng, np.int64(npl))
     if plans[k, P_KIND] == K_STRIKE:
         top = level_now(fi, s, i, COL_OC)
@@ -2992,8 +3280,13 @@ def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, po
     if pol == POL_RANDOM:
         k = random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i)
     else:
-        npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, YES)
-        k = best_plan(fi, sc, plans, npl, i)
+        k = NEG
+        if pol == POL_GREEDY and (sc[S_GREEDY_FAST] >> fi[i, F_SIDE]) & 1 == 1:
+            npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, YES, YES)
+            k = fast_choice(fi, sc, s, wk, nb, plans, npl, i)
+        if k < 0:
+            npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, YES, NO)
+            k = best_plan(fi, sc, plans, npl, i)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, k, i)
     reveal(fi, mp, cell, occ, s, sc)
     check_end(fi, sc, s, g)
@@ -3299,7 +3592,7 @@ def playout(
     g2[G_DPOS] = dc[0]  # no scripted dice in a rollout
     if i >= 0:
         stream(rng2, base, r, i, g[G_ROUND])
-        plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i, NO)
+        plans_for(fi, mp, cell2, sc, tab, s2, g2, occ2, wk, nb, plans2, i, NO, NO)
         execute(fi, mp, cell2, sc, tab, s2, g2, occ2, dc, rng2, ev, wk, nb, plans2, plan, i)
         check_end(fi, sc, s2, g2)
     rollout(fi, mp, cell2, sc, tab, s2, g2, occ2, seq2, dc, rng2, ev, wk, nb, plans2, turn,
@@ -3318,7 +3611,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
     (:func:`stream`).  Another plan replaces greedy's only if it passes
     :func:`paired_gain` (``lookahead_margin``)."""
     begin_turn(fi, s, g, ev, i)
-    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO)
+    npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO, NO)
     side = fi[i, F_SIDE]
     cand = np.full(MAXCAND, -1, dtype=np.int64)
     nc = 0
@@ -3358,7 +3651,7 @@ def strong_activate(fi, mp, cell, sc, tab, s, g, occ, seq, dc, rng, ev, wk, nb, 
                     np.int64(r),
                 )  # fmt: skip
         best = cand[best_paired(values, nc, sc[S_LOOK_MARGIN])]
-        plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO)
+        plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, NO, NO)
     execute(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, best, i)
     reveal(fi, mp, cell, occ, s, sc)
     check_end(fi, sc, s, g)

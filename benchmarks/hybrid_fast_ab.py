@@ -1,0 +1,63 @@
+"""Hybrid: greedy with an engine option (default ``greedy_fast=both``) against an earlier
+revision's greedy, paired in one process (``bench_match_revisions.py``'s runs; that
+script passes no options).
+
+The records differ on purpose (the option plays differently), so the figure to quote is
+the speed-up per match as well as per activation.
+
+Run: ``python benchmarks/hybrid_fast_ab.py --base 16a7fb2 [--opt greedy_fast=both]
+[--matches 256] [--pairs 12]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+
+from bench_match import default_sides
+from bench_match_revisions import Engine, base_folder, paired_runs
+
+
+class OptEngine(Engine):
+    """An :class:`Engine` whose setups are compiled with the given engine options."""
+
+    def __init__(self, package: str, system: str, options: dict[str, str]) -> None:
+        super().__init__(package, system)
+        self.options = options
+
+    def prepare(self, side_a, side_b, policies, scenario):  # type: ignore[no-untyped-def]
+        match = importlib.import_module(f"{self.package}.match")
+        extra = {"scenario": scenario} if scenario else {}
+        return match.prepare(
+            self.system, side_a, side_b, policies=policies, options=self.options, **extra
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--opt", action="append", default=None, help="KEY=VALUE (new only)")
+    parser.add_argument("--policy", default="greedy")
+    parser.add_argument("--matches", type=int, default=256)
+    parser.add_argument("--pairs", type=int, default=12)
+    args = parser.parse_args()
+    options = dict(kv.split("=", 1) for kv in (args.opt or ["greedy_fast=both"]))
+    sides = [str(path) for path in default_sides("hybrid")]
+    sys.path.insert(0, str(base_folder(args.base)))
+    engines = {
+        "base": Engine("analyzer_base", "hybrid"),
+        "new": OptEngine("analyzer", "hybrid", options),
+    }
+    setups = {}
+    t0 = time.perf_counter()
+    for name, engine in engines.items():
+        setups[name] = engine.prepare(*sides, (args.policy, "greedy"), None)
+        engine.run(setups[name], 64, 1)
+    print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base}, new: {options})")
+    paired_runs(engines, setups, args.pairs, args.matches, f"hybrid {args.policy} {options}")
+
+
+if __name__ == "__main__":
+    main()
