@@ -565,6 +565,16 @@ def compile_matchup(
         raise InputError(
             f"{names}: {len(si_rows)} models in all; the match engine takes at most {L.MAX_MODELS}"
         )
+    # each side's models are one contiguous range (sides, units and models in order)
+    lo_hi = []
+    for side in range(2):
+        ms = [m for m, row in enumerate(si_rows) if row[L.SI_SIDE] == side]
+        lo_hi.append((ms[0], ms[-1] + 1) if ms else (0, 0))
+        assert ms == list(range(*lo_hi[side]))
+    for us in us_rows:
+        own = int(us[L.US_SIDE])
+        us[L.US_OWN_LO], us[L.US_OWN_HI] = lo_hi[own]
+        us[L.US_OPP_LO], us[L.US_OPP_HI] = lo_hi[1 - own]
     used = {c.name for army in lists for e in army.units for c in [cards[e.unit]]}
     ignored = rapture_units.ignored_abilities([cards[n] for n in sorted(used)])
     return Compiled(

@@ -186,7 +186,14 @@ SF_COLS = 3
     US_NME,
     US_ME,  # first of MAX_EFFECTS * 3 columns: box, stat (EFFECT_ESCAPE), change
 ) = range(9)
-US_COLS = US_ME + 3 * MAX_EFFECTS
+#: the model ranges of the unit's own side and of the opposing side (models are numbered
+#: side by side, unit by unit: each side's models are one contiguous range), so that loops
+#: over one side's models visit only those, in the same order as a filtered loop over all
+US_OWN_LO = US_ME + 3 * MAX_EFFECTS
+US_OWN_HI = US_OWN_LO + 1
+US_OPP_LO = US_OWN_LO + 2
+US_OPP_HI = US_OWN_LO + 3
+US_COLS = US_OWN_LO + 4
 
 # ----------------------------------------------------------- dynamic arrays
 MF_X, MF_Y = 0, 1
@@ -432,7 +439,17 @@ GEO_SLOTS = 4
 #: state_nb.refresh_engaged: 1.0 when it holds a snapshot (-1: none), then per model its
 #: life, x and y at the last refresh (the contacts in WI_ENG_MASK / WI_ENG_CNT are theirs)
 WS_ENG = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
-WS_SIZE = WS_ENG + 1 + 3 * MAX_MODELS
+#: geometry_nb.sight: the answers of the latest queries (a direct-mapped table of
+#: ``SIGHT_SLOTS`` rows: stamp, the two models, the lines, the two points, the answer).  An
+#: answer depends on the terrain (fixed in a match), the two points and radii, and which
+#: other models are alive and in close combat where: fixed while no model moves, is placed
+#: or falls (``G_MOVES``) and the engagement flags are up to date (``G_ENG_OK``).  The
+#: stamp is ``WS_SIGHT`` (an epoch, raised by ``state_nb.forget_walks``) x 2^20 +
+#: ``G_MOVES``.
+WS_SIGHT = WS_ENG + 1 + 3 * MAX_MODELS
+SIGHT_SLOTS = 128
+SIGHT_COLS = 8
+WS_SIZE = WS_SIGHT + 1 + SIGHT_SLOTS * SIGHT_COLS
 WI_SIZE = 2048
 WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT, WS_W = (
     0,

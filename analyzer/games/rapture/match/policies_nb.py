@@ -55,6 +55,7 @@ from analyzer.games.rapture.match.geometry_nb import (
     circle_rect_gap,
     die,
     edge_distance,
+    side_models,
     sight,
 )
 from analyzer.games.rapture.match.layout import (
@@ -188,6 +189,8 @@ from analyzer.games.rapture.match.layout import (
     US_FIRST,
     US_MP,
     US_N,
+    US_OPP_HI,
+    US_OPP_LO,
     US_POINTS,
     US_SIDE,
     US_TYPE,
@@ -811,8 +814,9 @@ def list_foes(X, side, at):
     UI = xUI(X)
     WI = xWI(X)
     n = np.int64(0)
-    for t in range(SI.shape[0]):
-        if MI[t, MI_ALIVE] == 1 and SI[t, SI_SIDE] != side and UI[SI[t, SI_UNIT], UI_STATUS] == 0:
+    lo, hi = side_models(X, 1 - side)
+    for t in range(lo, hi):
+        if MI[t, MI_ALIVE] == 1 and UI[SI[t, SI_UNIT], UI_STATUS] == 0:
             n += 1
             WI[at + n] = t
     WI[at] = n
@@ -1302,8 +1306,8 @@ def candidates(X, u, C, mode):
             continue
         # close combat
         if engaged and MI[pa, MI_CC] < CC_LIMIT:
-            for t in range(nmod):
-                if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+            for t in range(US[u, US_OPP_LO], US[u, US_OPP_HI]):
+                if MI[t, MI_ALIVE] == 0:
                     continue
                 dice = np.int64(0)
                 for bi in range(nmem):
@@ -1330,8 +1334,8 @@ def candidates(X, u, C, mode):
                     able |= np.int64(1) << bi
             if able == 0:
                 continue
-            for t in range(nmod):
-                if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side:
+            for t in range(US[u, US_OPP_LO], US[u, US_OPP_HI]):
+                if MI[t, MI_ALIVE] == 0:
                     continue
                 tu = SI[t, SI_UNIT]
                 if UI[tu, UI_ENG] == 1 or UI[tu, UI_STATUS] != 0:
@@ -1667,14 +1671,14 @@ def _touch(X, a, b):
 
 @njit(**INNER)
 def _enemy_centroid(X, side):
-    SI = xSI(X)
     MF = xMF(X)
     MI = xMI(X)
     sx = np.float64(0.0)
     sy = np.float64(0.0)
     k = np.int64(0)
-    for m in range(SI.shape[0]):
-        if MI[m, MI_ALIVE] == 1 and SI[m, SI_SIDE] != side:
+    lo, hi = side_models(X, 1 - side)
+    for m in range(lo, hi):
+        if MI[m, MI_ALIVE] == 1:
             sx += MF[m, MF_X]
             sy += MF[m, MF_Y]
             k += 1
@@ -1771,8 +1775,8 @@ def _retreat(X, u, C, n, greedy):
     sy = np.float64(0.0)
     k = np.int64(0)
     incoming = np.float64(0.0)
-    for t in range(SI.shape[0]):
-        if MI[t, MI_ALIVE] == 0 or SI[t, SI_SIDE] == side or MI[t, MI_ENG] == 0:
+    for t in range(US[u, US_OPP_LO], US[u, US_OPP_HI]):
+        if MI[t, MI_ALIVE] == 0 or MI[t, MI_ENG] == 0:
             continue
         if (
             edge_distance(

@@ -57,6 +57,7 @@ from analyzer.games.rapture.match.geometry_nb import (
     plan_path,
     point_free_of_solids,
     seg_rect,
+    side_models,
 )
 from analyzer.games.rapture.match.layout import (
     BAND,
@@ -186,6 +187,10 @@ from analyzer.games.rapture.match.layout import (
     US_MP,
     US_N,
     US_NME,
+    US_OPP_HI,
+    US_OPP_LO,
+    US_OWN_HI,
+    US_OWN_LO,
     US_POINTS,
     US_SIDE,
     US_TYPE,
@@ -200,6 +205,7 @@ from analyzer.games.rapture.match.layout import (
     WS_MOVE_WY,
     WS_NEAR_KEY,
     WS_REACH_KEY,
+    WS_SIGHT,
     WS_SPOT,
     WS_UNOVERLAP_KEY,
     WS_WALK_T,
@@ -763,13 +769,11 @@ def remove_marker(X, u, kind, n):
 def check_despair(X):
     """ "Despair Marker": removed (and its MP restored) once the unit is 20 cm from all
     opposing units."""
-    SI = xSI(X)
     SF = xSF(X)
     US = xUS(X)
     MF = xMF(X)
     MI = xMI(X)
     UI = xUI(X)
-    n = SI.shape[0]
     for u in range(US.shape[0]):
         if UI[u, UI_STATUS] != 0 or UI[u, UI_MK + MK_DESPAIR] == 0:
             continue
@@ -778,8 +782,8 @@ def check_despair(X):
         for m in range(first, first + US[u, US_N]):
             if MI[m, MI_ALIVE] == 0:
                 continue
-            for o in range(n):
-                if MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] == US[u, US_SIDE]:
+            for o in range(US[u, US_OPP_LO], US[u, US_OPP_HI]):
+                if MI[o, MI_ALIVE] == 0:
                     continue
                 if (
                     edge_distance(
@@ -820,6 +824,7 @@ def forget_walks(X):
     WS[WS_UNOVERLAP_KEY] = -1.0
     WS[WS_WKEY] = -1.0
     WS[WS_ENG] = -1.0
+    WS[WS_SIGHT] += 1.0  # a new epoch: no sight answer kept before is read
 
 
 @njit(**INLINE)
@@ -991,7 +996,6 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
     ``avoid_side`` (-1: none) are refused (no accidental close combat).
     Returns (found, x, y).
     """
-    SI = xSI(X)
     SF = xSF(X)
     MF = xMF(X)
     MI = xMI(X)
@@ -1022,8 +1026,9 @@ def find_spot(X, m, cx, cy, dist, px, py, nx, ny, nd, avoid_side):
             continue
         if avoid_side >= 0:
             bad = np.bool_(False)
-            for o in range(SI.shape[0]):
-                if o == m or MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] != avoid_side:
+            lo, hi = side_models(X, avoid_side)
+            for o in range(lo, hi):
+                if o == m or MI[o, MI_ALIVE] == 0:
                     continue
                 if edge_distance(x, y, r, MF[o, MF_X], MF[o, MF_Y], SF[o, SF_R]) < KEEP_GAP:
                     bad = np.bool_(True)
@@ -1077,7 +1082,6 @@ def restore_formation(X, u, engaging):
     moved into B2B with one if a free spot exists ("Engaging"; apprentices only where they
     still touch their leader).  Models that cannot be placed stay where they are.
     """
-    SI = xSI(X)
     SF = xSF(X)
     US = xUS(X)
     MF = xMF(X)
@@ -1090,7 +1094,6 @@ def restore_formation(X, u, engaging):
     lead = lead_model(X, u)
     if lead < 0:
         return
-    n = SI.shape[0]
     for m in range(first, first + US[u, US_N]):
         if MI[m, MI_ALIVE] == 0 or m == lead:
             continue
@@ -1100,8 +1103,8 @@ def restore_formation(X, u, engaging):
             done = np.bool_(False)
             best = np.float64(1e30)
             target = np.int64(-1)
-            for o in range(n):
-                if MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] == side or MI[o, MI_ENG] == 0:
+            for o in range(US[u, US_OPP_LO], US[u, US_OPP_HI]):
+                if MI[o, MI_ALIVE] == 0 or MI[o, MI_ENG] == 0:
                     continue
                 touching_unit = np.bool_(False)
                 for k in range(first, first + US[u, US_N]):
@@ -1566,6 +1569,7 @@ def plan_move(X, m, gx, gy, wx, wy):
     SF = xSF(X)
     MF = xMF(X)
     MI = xMI(X)
+    US = xUS(X)
     x = MF[m, MF_X]
     y = MF[m, MF_Y]
     r = SF[m, SF_R]
@@ -1578,7 +1582,6 @@ def plan_move(X, m, gx, gy, wx, wy):
     vy = ty - y
     if vx * vx + vy * vy < 1e-12:
         return nw, length
-    side = SI[m, SI_SIDE]
     unit = SI[m, SI_UNIT]
     best = np.float64(2.0)
     b = np.int64(-1)
@@ -1586,8 +1589,12 @@ def plan_move(X, m, gx, gy, wx, wy):
     hi_x = max(x, tx)
     lo_y = min(y, ty)
     hi_y = max(y, ty)
-    for o in range(SI.shape[0]):
-        if o == m or MI[o, MI_ALIVE] == 0 or SI[o, SI_SIDE] != side or SI[o, SI_UNIT] == unit:
+    # the allies of other units: the side's models before and after the unit's own
+    mf = US[unit, US_FIRST]
+    mn = US[unit, US_N]
+    for k in range(US[unit, US_OWN_LO], US[unit, US_OWN_HI] - mn):
+        o = k if k < mf else k + mn
+        if MI[o, MI_ALIVE] == 0:
             continue
         rr = r + SF[o, SF_R] + TOUCH_GAP
         ox = MF[o, MF_X]
