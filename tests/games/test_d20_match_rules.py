@@ -173,6 +173,31 @@ def test_two_stands_stand_to_stand_block_the_same_size_behind(files):
     assert box.sight(A0, B0) == -1
 
 
+@pytest.mark.parametrize("shooter_side", [0, 1])
+def test_two_large_stands_block_whichever_is_near_the_axis(shooter_side):
+    """ "Two figurines placed stand to stand interrupt the sightline on a figurine with the
+    same size stand located behind them", whatever the figurines' order: the Genetic SU
+    shoots the other Genetic SU 30 cm away along x = 60 (border_skirmish, no element in the
+    way);
+    the enemy Maïnomaï (large stand, 2.5 cm) stands 2 cm off the axis, over it, and the
+    shooter's own Maïnomaï touches it 7.05 cm off the axis.  Neither blocks alone (an
+    enemy; a friend off the axis); the pair does.  The pair used to be looked at only from
+    its lower index (``q > m``), so with the near one the higher index (shooter side A)
+    the sightline was open: the greedy's choices were not point-symmetric."""
+    box = genetic_box()
+    me, you = (1, 4) if shooter_side == 0 else (4, 1)
+    near, far = (3, 0) if shooter_side == 0 else (0, 3)
+    y0, y1 = (35.0, 65.0) if shooter_side == 0 else (65.0, 35.0)
+    box.place(me, 60, y0, facing=90 if shooter_side == 0 else -90)
+    box.place(you, 60, y1)
+    box.place(near, 62.0, 50)
+    assert box.sight(me, you) == 0  # one enemy over the axis does not block
+    box.place(far, 67.5, 50)  # 0.5 cm apart: not stand to stand
+    assert box.sight(me, you) == 0
+    box.place(far, 67.05, 50)  # in contact
+    assert box.sight(me, you) == -1
+
+
 def test_an_element_higher_than_the_target_blocks(files):
     box = make(files)
     box.place(A0, 75, 40, facing=90)

@@ -438,8 +438,11 @@ def sight(fi, fr, ter, sc, p, s, ax, ay, side, ia, it, tx, ty):
             return -1
         if fr[m, R_RADIUS] < rt or dm >= fr[m, R_RADIUS] + 2.0 * rt + CONTACT:
             continue
-        for q in range(m + 1, n):
-            if q in (ia, it) or s[q, S_ALIVE] == 0 or fr[q, R_RADIUS] < rt:
+        # every other stand q, before m too: the pair (m, q) is looked at from whichever
+        # of the two is near the axis (``q > m`` only missed a pair whose lower index was
+        # the far one: a sightline that hung on the figurines' order)
+        for q in range(n):
+            if q == m or q in (ia, it) or s[q, S_ALIVE] == 0 or fr[q, R_RADIUS] < rt:
                 continue
             if not in_contact(fr, p, m, q):
                 continue
