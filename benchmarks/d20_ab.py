@@ -6,8 +6,8 @@ SPEC ``fast``: greedy with ``greedy_search=fast`` against greedy with ``full`` (
 side: ``S_FAST + side``; each side fast in half of the matches); ``random``: greedy
 against random; ``lookahead``: lookahead against greedy (each side in half).  Prints the
 score of the first named player (win 1, draw 1/2) with its 95% Wilson CI per mirror
-list and scenario, and pooled; ``search`` (full, the default, or fast) is the greedy search
-of both sides in ``random`` and ``lookahead``.
+list and scenario, and pooled; ``search`` (fast, the engine's default since the sixth
+round, or full) is the greedy search of both sides in ``random`` and ``lookahead``.
 
 ``python benchmarks/d20_ab.py speed PAIRS [SEED] [matches=256]``: greedy vs greedy with
 ``greedy_search=fast`` against ``full`` on the benchmark's default lists, in one process
@@ -138,7 +138,7 @@ def main() -> None:
         raise SystemExit(f"unknown spec {spec!r} (fast, random, lookahead, speed)")
     only = kw["only"].split(",") if "only" in kw else LISTS
     scenarios = kw["scenarios"].split(",") if "scenarios" in kw else SCENARIOS
-    ladder(spec, n, seed, only, scenarios, kw.get("search", "full"))
+    ladder(spec, n, seed, only, scenarios, kw.get("search", "fast"))
 
 
 if __name__ == "__main__":

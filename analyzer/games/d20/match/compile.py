@@ -151,7 +151,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "lookahead_depth": 4,
     "lookahead_rollouts": 12,
     "check_invariants": False,
-    "greedy_search": "full",
+    "greedy_search": "fast",
 }
 OPTION_HELP: dict[str, str] = {
     "first": "who takes turn 1 first: rules (Who starts ? roll-off), alternate, a, b",
@@ -176,8 +176,8 @@ OPTION_HELP: dict[str, str] = {
     "lookahead_depth": "lookahead: player turns played greedily after the plan's turn",
     "lookahead_rollouts": "lookahead: rollouts per plan (common random numbers)",
     "check_invariants": "run the invariant checker after every phase",
-    "greedy_search": "greedy: full (every candidate move walked before it is scored) or fast "
-    "(scored at its straight line's end, walked only once it leads: ~1.1x, slightly weaker)",
+    "greedy_search": "greedy: fast (a candidate move scored at its straight line's end, walked "
+    "only once it leads: ~1.1x, as strong) or full (every candidate walked before it is scored)",
 }
 #: Height (cm) of a figurine for sightlines: standard and large stands (a named choice).
 STANDARD_HEIGHT = 3.0

@@ -76,7 +76,7 @@ S_NTER = 12
 S_SBASE = 13
 S_NSIGHT = 14
 #: greedy_search of side A (side B: S_FAST + 1): 1 fast (``best_move`` walks a candidate
-#: only once its straight-line worth leads), 0 full (every candidate walked; the default)
+#: only once its straight-line worth leads; the default), 0 full (every candidate walked)
 S_FAST = 15
 SC_COLS = 17
 
