@@ -2534,7 +2534,6 @@ def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
     it is then checked by :func:`astar` (:func:`fast_choice`)."""
     w = sc[S_W]
     h = sc[S_H]
-    z = fi[i, F_SIZE]
     na_ = w * h
     mark_contacts(fi, s, sc, wk, i)
     mark_enter(fi, mp, cell, sc, s, occ, wk, i, ZERO)
@@ -2544,72 +2543,148 @@ def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
         est[c] = BIG
         least[c] = BIG
     enter = wk[W_ENTER]
-    q = wk[W_QUEUE]  # rows: free, ring, touched, new, extra 1, extra 2, due in 1, due in 2
+    ec = wk[W_EC]
+    # W_QUEUE, h rows each: 0 free, 1 friend, 2 contact, 3 extra 1, 4 extra 2, 5 obstacle
+    # (for diagonals, as anchor_steps: none stands on it, or a closed door); no friend
+    # crossed: 6 ring, 7 touched, 8 due in one ring, 9 in two; a friend crossed (he may
+    # not enter contact then, "Moving over friendly figurines"): 10-13; 14-19 the rings'
+    # steps (no friend crossed, the same from anchors not in contact, a friend crossed),
+    # each at cost 1 and at 2 (diagonally past one obstacle)
+    q = wk[W_QUEUE]
     door = 1 if fi[i, F_TITAN] == 0 else 0  # opening a door (not in Moving Mode)
+    titan = fi[i, F_TITAN]
+    puny = fi[i, F_PUNY]
     for y in range(h):
         free = 0
+        fr = 0
+        con = 0
         x1 = 0
         x2 = 0
-        if y + z <= h:
-            for x in range(w - z + 1):
-                e = enter[y * w + x]
-                if e >= 0:
-                    free |= 1 << x
-                    extra = (e & 3) + (door if e & 4 else 0)
-                    if extra == 1:
-                        x1 |= 1 << x
-                    elif extra >= 2:
-                        x2 |= 1 << x
+        ob = 0
+        for x in range(w):
+            e = enter[y * w + x]
+            if e < 0 or (e & 4):
+                ob |= 1 << x
+            if e >= 0:
+                free |= 1 << x
+                if e & 8:
+                    fr |= 1 << x
+                if ec[y * w + x] == 1:
+                    con |= 1 << x
+                extra = (e & 3) + (door if e & 4 else 0)
+                if extra == 1:
+                    x1 |= 1 << x
+                elif extra >= 2:
+                    x2 |= 1 << x
         q[y] = free
-        q[h + y] = 0
-        q[2 * h + y] = 0
-        q[4 * h + y] = x1
-        q[5 * h + y] = x2
-        q[6 * h + y] = 0
-        q[7 * h + y] = 0
+        q[h + y] = fr
+        q[2 * h + y] = con
+        q[3 * h + y] = x1
+        q[4 * h + y] = x2
+        q[5 * h + y] = ob
+        for r in range(6, 14):
+            q[r * h + y] = 0
     x0 = s[i, S_X]
     y0 = s[i, S_Y]
     back = (s[i, S_FACE] + 2) & 3  # facing about costs 1 at least (steps never turn)
-    if fi[i, F_TITAN] == 1:
+    if titan == 1:
         back = -1  # (a Titan turns freely once per square)
     est[est.shape[0] - 2] = back
     est[est.shape[0] - 1] = 1  # cost_to reads the estimate
-    q[h + y0] = 1 << x0
-    q[2 * h + y0] = 1 << x0
+    q[6 * h + y0] = 1 << x0
+    q[7 * h + y0] = 1 << x0
     live = 1
     d = 0
     while True:
-        for y in range(h):  # the anchors of ring d: every facing at cost d
-            m = q[h + y]
+        lo = max(0, y0 - d)  # ring d lies within d rows of the start
+        hi = min(h - 1, y0 + d)
+        for y in range(lo, hi + 1):  # the anchors of ring d (either layer): cost d
+            m = q[6 * h + y] | q[10 * h + y]
             while m != 0:
                 low = m & -m
                 a = y * w + BIT_AT[((low * DE_BRUIJN) >> 58) & 63]
-                least[a] = d
-                est[a] = d
+                if est[a] == BIG:
+                    least[a] = d
+                    est[a] = d
                 m ^= low
         d += 1
         if d > budget or live == 0:
             break
         live = 0
-        for y in range(h):
-            c = q[h + y]
-            m = c | (c << 1) | (c >> 1)
-            if y > 0:
-                c = q[h + y - 1]
-                m |= c | (c << 1) | (c >> 1)
-            if y < h - 1:
-                c = q[h + y + 1]
-                m |= c | (c << 1) | (c >> 1)
-            m &= q[y] & ~q[2 * h + y]
-            q[3 * h + y] = m
-        for y in range(h):  # entered at cost 1 + its extra: due now, in one or two rings
-            m = q[3 * h + y]
-            q[2 * h + y] |= m
-            now = (m & ~(q[4 * h + y] | q[5 * h + y])) | q[6 * h + y]
-            q[6 * h + y] = (m & q[4 * h + y]) | q[7 * h + y]
-            q[7 * h + y] = m & q[5 * h + y]
-            q[h + y] = now
-            live |= now | q[6 * h + y] | q[7 * h + y]
+        lo = max(0, y0 - d)
+        hi = min(h - 1, y0 + d)
+        for y in range(lo, hi + 1):  # the steps into row y out of the rings (rows y, y +- 1)
+            ob = q[5 * h + y]
+            fr = q[h + y]
+            a = q[6 * h + y]
+            b = q[10 * h + y]
+            cn = (a << 1) | (a >> 1)  # no friend crossed: at cost 1, 2 (past one obstacle)
+            dn = 0
+            cf = (b << 1) | (b >> 1)  # a friend crossed
+            dfr = 0
+            cc = 0  # no friend crossed, out of anchors not in contact (into a friend)
+            dc = 0
+            if fr != 0:
+                a &= ~q[2 * h + y]
+                cc = (a << 1) | (a >> 1)
+            for ys in (y - 1, y + 1):
+                if ys < lo - 1 or ys > hi or ys < 0 or ys >= h:
+                    continue
+                a = q[6 * h + ys]
+                b = q[10 * h + ys]
+                cn |= a
+                cf |= b
+                oy = q[5 * h + ys]
+                ol = oy | (ob << 1)  # obstacles beside a step up or down and right
+                xl = oy ^ (ob << 1)  # exactly one of them
+                orr = oy | (ob >> 1)  # the same, left
+                xr = oy ^ (ob >> 1)
+                if titan == 0:  # (a Titan never steps diagonally)
+                    cn |= ((a << 1) & ~ol) | ((a >> 1) & ~orr)
+                    dn |= ((a << 1) & xl) | ((a >> 1) & xr)
+                    if b != 0:
+                        cf |= ((b << 1) & ~ol) | ((b >> 1) & ~orr)
+                        dfr |= ((b << 1) & xl) | ((b >> 1) & xr)
+                if fr != 0:
+                    a &= ~q[2 * h + ys]
+                    cc |= a
+                    if titan == 0:
+                        cc |= ((a << 1) & ~ol) | ((a >> 1) & ~orr)
+                        dc |= ((a << 1) & xl) | ((a >> 1) & xr)
+            if puny == 1:  # (no extra cost diagonally past an obstacle)
+                cn |= dn
+                cf |= dfr
+                cc |= dc
+                dn = 0
+                dfr = 0
+                dc = 0
+            q[14 * h + y] = cn
+            q[15 * h + y] = dn
+            q[16 * h + y] = cc
+            q[17 * h + y] = dc
+            q[18 * h + y] = cf
+            q[19 * h + y] = dfr
+        for y in range(lo, hi + 1):  # entered at cost 1 + its extra: due now, in 1 or 2
+            free = q[y]
+            fr = q[h + y]
+            con = q[2 * h + y]
+            x1 = q[3 * h + y]
+            x2 = q[4 * h + y]
+            tn = q[7 * h + y]
+            cn = q[14 * h + y] & free & ~fr & ~tn
+            dn = q[15 * h + y] & free & ~fr & ~tn & ~cn
+            seen = tn | q[11 * h + y] | cn | dn
+            cf = ((q[16 * h + y] & fr) | (q[18 * h + y] & free)) & ~con & ~seen
+            df = ((q[17 * h + y] & fr) | (q[19 * h + y] & free)) & ~con & ~seen & ~cf
+            for lay in (6, 10):
+                c1 = cn if lay == 6 else cf
+                c2 = dn if lay == 6 else df
+                q[(lay + 1) * h + y] |= c1 | c2
+                now = (c1 & ~(x1 | x2)) | q[(lay + 2) * h + y]
+                q[(lay + 2) * h + y] = (c1 & x1) | (c2 & ~(x1 | x2)) | q[(lay + 3) * h + y]
+                q[(lay + 3) * h + y] = (c1 & x2) | (c2 & (x1 | x2))
+                q[lay * h + y] = now
+                live |= now | q[(lay + 2) * h + y] | q[(lay + 3) * h + y]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
