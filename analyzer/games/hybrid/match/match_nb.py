@@ -2561,21 +2561,16 @@ def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
         x1 = 0
         x2 = 0
         ob = 0
-        for x in range(w):
+        for x in range(w):  # (without branches: -1 has every bit set)
             e = enter[y * w + x]
-            if e < 0 or (e & 4):
-                ob |= 1 << x
-            if e >= 0:
-                free |= 1 << x
-                if e & 8:
-                    fr |= 1 << x
-                if ec[y * w + x] == 1:
-                    con |= 1 << x
-                extra = (e & 3) + (door if e & 4 else 0)
-                if extra == 1:
-                    x1 |= 1 << x
-                elif extra >= 2:
-                    x2 |= 1 << x
+            ok = 1 - ((e >> 63) & 1)  # 1: his base may stand there
+            ob |= ((e >> 2) & 1) << x
+            free |= ok << x
+            fr |= (((e >> 3) & 1) & ok) << x
+            con |= (ec[y * w + x] & ok) << x
+            extra = ((e & 3) + door * ((e >> 2) & 1)) * ok
+            x1 |= np.int64(extra == 1) << x
+            x2 |= np.int64(extra >= 2) << x
         q[y] = free
         q[h + y] = fr
         q[2 * h + y] = con
