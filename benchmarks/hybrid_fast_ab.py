@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--policy", default="greedy")
     parser.add_argument("--matches", type=int, default=256)
     parser.add_argument("--pairs", type=int, default=12)
+    parser.add_argument("--scenario", default=None, help="the engine's default if not given")
     args = parser.parse_args()
     options = dict(kv.split("=", 1) for kv in (args.opt or ["greedy_fast=both"]))
     sides = [str(path) for path in default_sides("hybrid")]
@@ -53,10 +54,12 @@ def main() -> None:
     setups = {}
     t0 = time.perf_counter()
     for name, engine in engines.items():
-        setups[name] = engine.prepare(*sides, (args.policy, "greedy"), None)
+        setups[name] = engine.prepare(*sides, (args.policy, "greedy"), args.scenario)
         engine.run(setups[name], 64, 1)
     print(f"engines ready in {time.perf_counter() - t0:.0f} s (base: {args.base}, new: {options})")
-    paired_runs(engines, setups, args.pairs, args.matches, f"hybrid {args.policy} {options}")
+    where = f" on {args.scenario}" if args.scenario else ""
+    label = f"hybrid {args.policy}{where} {options}"
+    paired_runs(engines, setups, args.pairs, args.matches, label)
 
 
 if __name__ == "__main__":
