@@ -2724,17 +2724,24 @@ def astar(fi, sc, s, wk, nb, i, goal, limit):
     nb[h0] = 1
     puny = fi[i, F_PUNY]
     door_extra = 1 if titan == 0 else 0
+    cheb = step[11 * na_ : 12 * na_]  # the Chebyshev distance of every anchor to the goal's
+    for y in range(sc[S_H]):
+        dy = abs(y - ty)
+        for x in range(w):
+            cheb[y * w + x] = max(abs(x - tx), dy)
+    delta = step[9 * na_ : 9 * na_ + 8]  # the anchor index step of each direction
+    for d in range(8):
+        delta[d] = ABS_DX[d] + w * ABS_DY[d]
     for fc in range(h0, limit + 1):
         q = 0
         while q < nb[fc]:
             st = bucket[fc, q]
             q += 1
             a = st // (NFLAG * 4)
-            ax = a % w
-            ay = a // w
             f = (st // NFLAG) & 3
             fl = st & (NFLAG - 1)
-            hh = max(abs(ax - tx), abs(ay - ty))
+            hc = cheb[a]  # the anchor's part of the bound
+            hh = hc
             if f != tf and titan == 0 and ((fl & 1) or f == ((tf + 2) & 3)):
                 hh += 1  # a turn left to pay (steps never turn)
             cost = fc - hh
@@ -2748,7 +2755,6 @@ def astar(fi, sc, s, wk, nb, i, goal, limit):
             if fl != 0 and (closed[b0] == 1 or (fl == 3 and (closed[b0 + 1] or closed[b0 + 2]))):
                 continue
             closed[st] = 1
-            hc = max(abs(ax - tx), abs(ay - ty))  # the anchor's part of the bound
             tc = 1 if (fl & 1) else 0
             for t in (1, 3, 2):  # turns: a quarter either way, then about
                 f2 = (f + t) & 3
@@ -2788,11 +2794,10 @@ def astar(fi, sc, s, wk, nb, i, goal, limit):
                         nfl |= 2
                     if (nfl & 2) and (e & ST_CONTACT):
                         continue
-                nx = ax + ABS_DX[d]
-                ny = ay + ABS_DY[d]
-                k = c2 + max(abs(nx - tx), abs(ny - ty)) + (hh - hc)  # (facing unchanged)
+                a2 = a + delta[d]
+                k = c2 + cheb[a2] + (hh - hc)  # (facing unchanged)
                 if k <= limit:
-                    st2 = ((ny * w + nx) * 4 + f) * NFLAG + nfl
+                    st2 = (a2 * 4 + f) * NFLAG + nfl
                     if c2 < dist[st2]:
                         dist[st2] = c2
                         par[st2] = st
