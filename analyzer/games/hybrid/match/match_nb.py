@@ -2622,30 +2622,22 @@ def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
             if fr != 0:
                 a &= ~q[2 * h + y]
                 cc = (a << 1) | (a >> 1)
-            for ys in (y - 1, y + 1):
-                if ys < lo - 1 or ys > hi or ys < 0 or ys >= h:
-                    continue
-                a = q[6 * h + ys]
-                b = q[10 * h + ys]
-                cn |= a
-                cf |= b
-                oy = q[5 * h + ys]
-                ol = oy | (ob << 1)  # obstacles beside a step up or down and right
-                xl = oy ^ (ob << 1)  # exactly one of them
-                orr = oy | (ob >> 1)  # the same, left
-                xr = oy ^ (ob >> 1)
-                if titan == 0:  # (a Titan never steps diagonally)
-                    cn |= ((a << 1) & ~ol) | ((a >> 1) & ~orr)
-                    dn |= ((a << 1) & xl) | ((a >> 1) & xr)
-                    if b != 0:
-                        cf |= ((b << 1) & ~ol) | ((b >> 1) & ~orr)
-                        dfr |= ((b << 1) & xl) | ((b >> 1) & xr)
-                if fr != 0:
-                    a &= ~q[2 * h + ys]
-                    cc |= a
-                    if titan == 0:
-                        cc |= ((a << 1) & ~ol) | ((a >> 1) & ~orr)
-                        dc |= ((a << 1) & xl) | ((a >> 1) & xr)
+            if y > 0:
+                v1, v2, v3, v4, v5, v6 = rows_in(q, h, y - 1, ob, fr, titan)
+                cn |= v1
+                dn |= v2
+                cf |= v3
+                dfr |= v4
+                cc |= v5
+                dc |= v6
+            if y < h - 1:
+                v1, v2, v3, v4, v5, v6 = rows_in(q, h, y + 1, ob, fr, titan)
+                cn |= v1
+                dn |= v2
+                cf |= v3
+                dfr |= v4
+                cc |= v5
+                dc |= v6
             if puny == 1:  # (no extra cost diagonally past an obstacle)
                 cn |= dn
                 cf |= dfr
@@ -2665,21 +2657,59 @@ def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
             con = q[2 * h + y]
             x1 = q[3 * h + y]
             x2 = q[4 * h + y]
+            x0_ = ~(x1 | x2)
             tn = q[7 * h + y]
             cn = q[14 * h + y] & free & ~fr & ~tn
             dn = q[15 * h + y] & free & ~fr & ~tn & ~cn
             seen = tn | q[11 * h + y] | cn | dn
             cf = ((q[16 * h + y] & fr) | (q[18 * h + y] & free)) & ~con & ~seen
             df = ((q[17 * h + y] & fr) | (q[19 * h + y] & free)) & ~con & ~seen & ~cf
-            for lay in (6, 10):
-                c1 = cn if lay == 6 else cf
-                c2 = dn if lay == 6 else df
-                q[(lay + 1) * h + y] |= c1 | c2
-                now = (c1 & ~(x1 | x2)) | q[(lay + 2) * h + y]
-                q[(lay + 2) * h + y] = (c1 & x1) | (c2 & ~(x1 | x2)) | q[(lay + 3) * h + y]
-                q[(lay + 3) * h + y] = (c1 & x2) | (c2 & (x1 | x2))
-                q[lay * h + y] = now
-                live |= now | q[(lay + 2) * h + y] | q[(lay + 3) * h + y]
+            q[7 * h + y] = tn | cn | dn  # no friend crossed
+            now = (cn & x0_) | q[8 * h + y]
+            q[8 * h + y] = (cn & x1) | (dn & x0_) | q[9 * h + y]
+            q[9 * h + y] = (cn & x2) | (dn & ~x0_)
+            q[6 * h + y] = now
+            live |= now | q[8 * h + y] | q[9 * h + y]
+            q[11 * h + y] |= cf | df  # a friend crossed
+            now = (cf & x0_) | q[12 * h + y]
+            q[12 * h + y] = (cf & x1) | (df & x0_) | q[13 * h + y]
+            q[13 * h + y] = (cf & x2) | (df & ~x0_)
+            q[10 * h + y] = now
+            live |= now | q[12 * h + y] | q[13 * h + y]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def rows_in(q, h, ys, ob, fr, titan):
+    """:func:`estimate`'s steps into a row (obstacles ``ob``, friends ``fr``) out of the
+    rings of the row ``ys`` above or below it: up or down, and diagonally unless both
+    squares beside the diagonal hold an obstacle (at cost 2 if one does); for the layer
+    without a friend crossed, the one with, and the first one's anchors not in contact."""
+    a = q[6 * h + ys]
+    b = q[10 * h + ys]
+    cn = a
+    dn = 0
+    cf = b
+    dfr = 0
+    cc = 0
+    dc = 0
+    oy = q[5 * h + ys]
+    ol = oy | (ob << 1)  # obstacles beside a step up or down and right
+    xl = oy ^ (ob << 1)  # exactly one of them
+    orr = oy | (ob >> 1)  # the same, left
+    xr = oy ^ (ob >> 1)
+    if titan == 0:  # (a Titan never steps diagonally)
+        cn |= ((a << 1) & ~ol) | ((a >> 1) & ~orr)
+        dn = ((a << 1) & xl) | ((a >> 1) & xr)
+        if b != 0:
+            cf |= ((b << 1) & ~ol) | ((b >> 1) & ~orr)
+            dfr = ((b << 1) & xl) | ((b >> 1) & xr)
+    if fr != 0:
+        a &= ~q[2 * h + ys]
+        cc = a
+        if titan == 0:
+            cc |= ((a << 1) & ~ol) | ((a >> 1) & ~orr)
+            dc = ((a << 1) & xl) | ((a >> 1) & xr)
+    return cn, dn, cf, dfr, cc, dc
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
