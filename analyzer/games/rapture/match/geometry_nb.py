@@ -43,9 +43,7 @@ from analyzer.games.rapture.match.context_nb import (
 from analyzer.games.rapture.match.layout import (
     BOARD,
     CONTACT,
-    G_ENG_OK,
     G_MATCH,
-    G_MOVES,
     G_NT,
     GEO_CX,
     GEO_CY,
@@ -66,8 +64,6 @@ from analyzer.games.rapture.match.layout import (
     SF_R,
     SI_SIDE,
     SI_UNIT,
-    SIGHT_COLS,
-    SIGHT_SLOTS,
     TBLOCK,
     TCOVER,
     TSOLID,
@@ -76,8 +72,9 @@ from analyzer.games.rapture.match.layout import (
     TY0,
     TY1,
     US_OWN_HI,
+    US_OWN_LO,
+    US_SIDE,
     WS_GEO,
-    WS_SIGHT,
 )
 
 _INF = 1e30
@@ -96,12 +93,15 @@ def uniform(rng):
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(**INLINE)
+@njit(**INNER)
 def side_models(X, side):
-    """The model range ``[lo, hi)`` of ``side``: models are numbered side by side (unit 0
-    is side 0's, ``US_OWN_HI`` its side's end), so a loop over it visits the same models in
-    the same order as a loop over all models that skips the other side's."""
-    n0 = xUS(X)[0, US_OWN_HI]
+    """The model range ``[lo, hi)`` of ``side``: models are numbered side by side, so a loop
+    over it visits the same models in the same order as a loop over all models that skips
+    the other side's (side 0's range ends at unit 0's ``US_OWN_HI`` when unit 0 is side 0's,
+    else side 0 has no models).  ``INNER``, not ``INLINE``: numba types an inlined helper
+    again at every call site, and two of the three are inlined themselves (cold compile)."""
+    US = xUS(X)
+    n0 = US[0, US_OWN_HI] if US[0, US_SIDE] == 0 else US[0, US_OWN_LO]  # no side-0 models: 0
     if side == 0:
         return np.int64(0), n0
     return n0, np.int64(xSI(X).shape[0])
@@ -227,47 +227,6 @@ def corridor_line(ax, ay, ar, bx, by, br, k, nlines):
 
 @njit(**INNER)
 def sight(X, ma, mb, ax, ay, bx, by, nlines):
-    """:func:`sight_of`, whose answers are kept while no model moves, is placed or falls
-    (``layout.WS_SIGHT``): the candidates' shots, the attack then made and the positions
-    scored again for the next decision ask the same questions."""
-    G = xG(X)
-    if G[G_ENG_OK] != 1:  # the engagement flags may be out of date: neither read nor keep
-        return sight_of(X, ma, mb, ax, ay, bx, by, nlines)
-    WS = xWS(X)
-    stamp = WS[WS_SIGHT] * 1048576.0 + np.float64(G[G_MOVES])
-    h = (
-        ma * 31
-        + mb * 7
-        + nlines
-        + np.int64(ax * 4.0) * 17
-        + np.int64(ay * 4.0) * 5
-        + np.int64(bx * 4.0) * 11
-        + np.int64(by * 4.0) * 3
-    ) & (SIGHT_SLOTS - 1)
-    q = WS_SIGHT + 1 + h * SIGHT_COLS
-    key = np.float64(ma * 4096 + mb * 8 + nlines)
-    if (
-        WS[q] == stamp
-        and WS[q + 1] == key
-        and WS[q + 2] == ax
-        and WS[q + 3] == ay
-        and WS[q + 4] == bx
-        and WS[q + 5] == by
-    ):
-        return np.int64(WS[q + 6])
-    c = sight_of(X, ma, mb, ax, ay, bx, by, nlines)
-    WS[q] = stamp
-    WS[q + 1] = key
-    WS[q + 2] = ax
-    WS[q + 3] = ay
-    WS[q + 4] = bx
-    WS[q + 5] = by
-    WS[q + 6] = c
-    return c
-
-
-@njit(**INNER)
-def sight_of(X, ma, mb, ax, ay, bx, by, nlines):
     """Line of sight and cover from model ``ma`` standing at (ax, ay) to model ``mb`` at (bx, by)
     in the match of context ``X``.
 

@@ -439,17 +439,7 @@ GEO_SLOTS = 4
 #: state_nb.refresh_engaged: 1.0 when it holds a snapshot (-1: none), then per model its
 #: life, x and y at the last refresh (the contacts in WI_ENG_MASK / WI_ENG_CNT are theirs)
 WS_ENG = WS_GEO + (GEO_SLOTS + 1) * GEO_SLOT
-#: geometry_nb.sight: the answers of the latest queries (a direct-mapped table of
-#: ``SIGHT_SLOTS`` rows: stamp, the two models, the lines, the two points, the answer).  An
-#: answer depends on the terrain (fixed in a match), the two points and radii, and which
-#: other models are alive and in close combat where: fixed while no model moves, is placed
-#: or falls (``G_MOVES``) and the engagement flags are up to date (``G_ENG_OK``).  The
-#: stamp is ``WS_SIGHT`` (an epoch, raised by ``state_nb.forget_walks``) x 2^20 +
-#: ``G_MOVES``.
-WS_SIGHT = WS_ENG + 1 + 3 * MAX_MODELS
-SIGHT_SLOTS = 128
-SIGHT_COLS = 8
-WS_SIZE = WS_SIGHT + 1 + SIGHT_SLOTS * SIGHT_COLS
+WS_SIZE = WS_ENG + 1 + 3 * MAX_MODELS
 WI_SIZE = 2048
 WS_WALK_T, WS_PLAN, WS_MOVE_WX, WS_MOVE_WY, WS_REACH_WX, WS_REACH_WY, WS_RETREAT, WS_W = (
     0,

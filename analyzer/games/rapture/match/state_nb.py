@@ -205,7 +205,6 @@ from analyzer.games.rapture.match.layout import (
     WS_MOVE_WY,
     WS_NEAR_KEY,
     WS_REACH_KEY,
-    WS_SIGHT,
     WS_SPOT,
     WS_UNOVERLAP_KEY,
     WS_WALK_T,
@@ -824,7 +823,6 @@ def forget_walks(X):
     WS[WS_UNOVERLAP_KEY] = -1.0
     WS[WS_WKEY] = -1.0
     WS[WS_ENG] = -1.0
-    WS[WS_SIGHT] += 1.0  # a new epoch: no sight answer kept before is read
 
 
 @njit(**INLINE)
