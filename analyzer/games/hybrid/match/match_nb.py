@@ -2661,9 +2661,9 @@ def estimate(fi, mp, cell, sc, s, occ, wk, nb, i, budget):
             tn = q[7 * h + y]
             cn = q[14 * h + y] & free & ~fr & ~tn
             dn = q[15 * h + y] & free & ~fr & ~tn & ~cn
-            seen = tn | q[11 * h + y] | cn | dn
+            seen = tn | q[11 * h + y] | cn  # touched at no higher cost (not dn: one more)
             cf = ((q[16 * h + y] & fr) | (q[18 * h + y] & free)) & ~con & ~seen
-            df = ((q[17 * h + y] & fr) | (q[19 * h + y] & free)) & ~con & ~seen & ~cf
+            df = ((q[17 * h + y] & fr) | (q[19 * h + y] & free)) & ~con & ~seen & ~dn & ~cf
             q[7 * h + y] = tn | cn | dn  # no friend crossed
             now = (cn & x0_) | q[8 * h + y]
             q[8 * h + y] = (cn & x1) | (dn & x0_) | q[9 * h + y]
