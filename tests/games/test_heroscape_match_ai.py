@@ -219,22 +219,3 @@ def test_even_targets_pursue_the_elimination() -> None:
     points = _a_wins(lists, ("greedy", "random"), 400, 7, even_targets=False)
     gain, se = _gain_se(even, points)
     assert gain > 2 * se
-
-
-PURSUIT_OPTIONS = ({"quarry": 1.0}, {"hard_focus": 1.0}, {"repeat": 1.0})
-
-
-@pytest.mark.parametrize("opts", PURSUIT_OPTIONS)
-def test_pursuit_options_act_only_against_a_time_victory(opts: dict) -> None:
-    """The sixth round's pursuer options (``quarry``, ``hard_focus``, ``repeat``) change
-    greedy side A's play on the Rumble map (side B wins at the round limit) and nothing on
-    the open field (no time victory): its records stay bit-identical to the defaults."""
-    lists = LISTS / "vydar_patrol.yaml"
-    pols = ("greedy", "random")
-    for scenario, same in (("open_field", True), ("rumble_at_the_rift", False)):
-        base = prepare("heroscape", lists, lists, policies=pols, scenario=scenario)
-        other = prepare("heroscape", lists, lists, policies=pols, scenario=scenario, options=opts)
-        rec0, urec0 = run_records(ENGINE, base, 40, 7, threads=1)
-        rec1, urec1 = run_records(ENGINE, other, 40, 7, threads=1)
-        identical = np.array_equal(rec0, rec1) and np.array_equal(urec0, urec1)
-        assert identical == same, scenario

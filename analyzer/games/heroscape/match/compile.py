@@ -64,11 +64,6 @@ OPTION_KINDS: dict[str, OptionKind] = {
     "strong_to_end": flag(),
     "charge": flag(),
     "even_targets": flag(),
-    "quarry": number(0, 5),
-    "quarry_need": number(0, 3),
-    "hard_focus": number(0, 4),
-    "hard_from": integer(1, 100),
-    "repeat": number(0, 1),
     "check_invariants": flag(),
 }
 OPTION_HELP: dict[str, str] = {
@@ -102,19 +97,6 @@ OPTION_HELP: dict[str, str] = {
     "even_targets": "greedy, in a scenario won by one side at the round limit: every Life of "
     "that side's figures is worth the same as a target (its points / its Life: all must be "
     "destroyed in time), not its card's points per Life",
-    "quarry": "greedy, in a scenario won by one side at the round limit: the other side's "
-    "pull toward each enemy figure that none of its other figures could attack next turn "
-    "(per space beyond the mover's Move + Range: quarry x its closing-in weight; 0: off)",
-    "quarry_need": "greedy, with quarry: an enemy figure is covered when the expected wounds "
-    "of one attack of each other friend that could attack it next turn sum to at least "
-    "quarry_need x its Life left",
-    "hard_focus": "greedy, in a scenario won by one side at the round limit: the other side "
-    "weighs each enemy figure's Life as a target by (the attacks a 3-dice attack needs per "
-    "wound on it, relative to its side's Life-weighted mean) ** hard_focus (0: off)",
-    "hard_from": "greedy, with hard_focus: the round it starts in",
-    "repeat": "greedy, in a scenario won by one side at the round limit: the other side's "
-    "worth of an Army Card's turn x repeat for each Order Marker already on it (0.5 "
-    "elsewhere and by default)",
     "check_invariants": "check the state after every player turn",
 }
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -134,11 +116,6 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "strong_to_end": True,
     "charge": True,
     "even_targets": True,
-    "quarry": 0.0,
-    "quarry_need": 0.5,
-    "hard_focus": 0.0,
-    "hard_from": 1,
-    "repeat": 0.5,
     "check_invariants": False,
 }
 
@@ -325,11 +302,6 @@ def compile_arrays(
     op[L.O_CHARGE] = int(bool(opts["charge"]))
     op[L.O_LEVEL_LO] = int(scen.hx[:, L.H_LEVEL].min())
     op[L.O_LEVEL_HI] = int(scen.hx[:, L.H_LEVEL].max())
-    op[L.O_QUARRY] = round(float(opts["quarry"]) * 1000)
-    op[L.O_QUARRY_NEED] = round(float(opts["quarry_need"]) * 1000)
-    op[L.O_HARD] = round(float(opts["hard_focus"]) * 1000)
-    op[L.O_HARD_FROM] = int(opts["hard_from"])
-    op[L.O_REPEAT] = round(float(opts["repeat"]) * 1000)
     arrays = (
         S.kernel_hx(scen.hx),  # with reach's bit sets
         # int16 (a quarter of int64's cache): greedy reads whole rows per activation

@@ -159,14 +159,7 @@ O_STRONG_END = 24  # strong policy: rollouts play to a time victory's round limi
 O_CHARGE = 25  # Charge!!! modelled (1) or not (0)
 O_LEVEL_LO = 26  # the battlefield's lowest level (greedy's bounds)
 O_LEVEL_HI = 27  # ... and its highest
-O_QUARRY = 28  # greedy: the pursuer's pull toward enemies no other friend covers, x 1000
-O_QUARRY_NEED = (
-    29  # ... an enemy counts as covered by friends' expected wounds >= this x its Life left, x 1000
-)
-O_HARD = 30  # greedy pursuer: exponent of the hard-target weight, x 1000 (0 off)
-O_HARD_FROM = 31  # ... from this round on
-O_REPEAT = 32  # greedy pursuer: a card's worth x this for each marker already on it, x 1000
-O_COLS = 33
+O_COLS = 28
 POL_RANDOM, POL_GREEDY, POL_STRONG = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "strong")
 FIRST_MODES = ("rules", "alternate", "a", "b")
@@ -179,11 +172,7 @@ WK_ROWS = 29
 #: (:func:`match_nb.place_markers`); by candidate space of a move (in scan order), its
 #: first bound and its worth (:func:`match_nb.choose_destination`)
 WF_WORTH, WF_VAL, WF_WS, WF_BOUND, WF_SCORE = 5, 6, 7, 8, 9
-#: by enemy figure: the pursuer's pull per space toward it (:func:`match_nb.quarry_weights`)
-WF_QUARRY = 10
-#: by figure: its weight as a target (:func:`match_nb.hard_weights`)
-WF_HARD = 11
-WF_ROWS = 12
+WF_ROWS = 10
 
 # ------------------------------------------------ S: per figure, int64 (match state)
 S_ALIVE = 0

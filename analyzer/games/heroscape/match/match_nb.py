@@ -118,8 +118,6 @@ from analyzer.games.heroscape.match.layout import (
     O_FALLING,
     O_FIRST,
     O_FORCED,
-    O_HARD,
-    O_HARD_FROM,
     O_HOLD,
     O_LEAVE_DICE,
     O_LEVEL_HI,
@@ -128,9 +126,6 @@ from analyzer.games.heroscape.match.layout import (
     O_LOOK_ROLLOUTS,
     O_NHC,
     O_POL_A,
-    O_QUARRY,
-    O_QUARRY_NEED,
-    O_REPEAT,
     O_ROUNDS,
     O_SHIELD,
     O_SIDES,
@@ -183,8 +178,6 @@ from analyzer.games.heroscape.match.layout import (
     TR_WATER,
     TR_WELLSPRING,
     WF_BOUND,
-    WF_HARD,
-    WF_QUARRY,
     WF_SCORE,
     WF_VAL,
     WF_WORTH,
@@ -1158,45 +1151,7 @@ def target_worth(st, m, j, e, pk):
     """Worth of expected wounds ``e`` and kill chance ``pk`` on ``j`` (its worth per Life
     as a target, ``fr[j, 1]``: points per Life, or even against a time victory)."""
     fi, fr = st[4], st[5]
-    w = fr[j, 1] * (e + 0.5 * pk * fi[j, F_LIFE])
-    if st[9][O_HARD] > 0:
-        w *= m[9][WF_HARD, j]
-    return w
-
-
-@njit(cache=True, _nrt=False)
-def hard_weights(st, m):
-    """``hard_focus`` > 0 in a scenario won by one side at the round limit (every figure of
-    that side must be destroyed in time): from round ``hard_from`` on, each of its figures'
-    worth as a target x (1 / the expected wounds of 3 attack dice on its Defense, with
-    Obfuscation Matrix's shadow) ** ``hard_focus``, relative to the Life-weighted mean over
-    that side's figures left; 1 for every other figure (into ``wf[WF_HARD]``)."""
-    fi, op, s, g, ew, wf = st[4], st[9], m[0], m[3], st[8], m[9]
-    nf = fi.shape[0]
-    for j in range(nf):
-        wf[WF_HARD, j] = 1.0
-    tw = op[O_TIME_WINNER]
-    if op[O_HARD] <= 0 or tw < 0 or g[G_ROUND] < op[O_HARD_FROM]:
-        return
-    a = op[O_HARD] / 1000.0
-    tot = 0.0
-    life = 0.0
-    n = ew.shape[1] - 1
-    for j in range(nf):
-        if fi[j, F_SIDE] != tw or s[j, S_ALIVE] == 0:
-            continue
-        d = fi[j, F_DEFENSE]
-        if (fi[j, F_POWERS] & P_OBFUSCATION) != 0 and fi[j, F_SIZE] <= 2:
-            d += 1
-        h = (1.0 / max(ew[0, 3, min(d, n)], 0.05)) ** a
-        wf[WF_HARD, j] = h
-        left = fi[j, F_LIFE] - s[j, S_WOUNDS]
-        tot += h * left
-        life += left
-    if tot > 0.0:
-        for j in range(nf):
-            if fi[j, F_SIDE] == tw and s[j, S_ALIVE] == 1:
-                wf[WF_HARD, j] *= life / tot
+    return fr[j, 1] * (e + 0.5 * pk * fi[j, F_LIFE])
 
 
 @njit(cache=True, _nrt=False)
@@ -1372,43 +1327,8 @@ def glyph_worth(st, m, i, h):
     return v
 
 
-@njit(cache=True, _nrt=False)
-def quarry_weights(st, m, i, nfoe, cw):
-    """The pursuer's pull (``quarry`` > 0, in a scenario won by the other side at the round
-    limit: every enemy figure must be destroyed in time): for each of the ``nfoe`` enemies
-    of :func:`foe_context` that none of ``i``'s friends could attack next turn (within its
-    Move + Range now, one attack's expected wounds each summing to ``quarry_need`` x its
-    Life left), ``quarry`` x ``cw`` per space that ``i`` ends beyond its own Move +
-    Range from it, into ``wf[WF_QUARRY, enemy]`` (0 for the others).  Returns whether
-    any enemy is uncovered.  Against a time victory an enemy figure left where no attacker
-    can reach it decides the match ("Victory" of the scenario), whatever else is killed."""
-    fi, s, op, wk, wf = st[4], m[0], st[9], m[8], m[9]
-    side = fi[i, F_SIDE]
-    w = op[O_QUARRY] / 1000.0 * cw
-    need = op[O_QUARRY_NEED] / 1000.0
-    anyq = False
-    for q in range(nfoe):
-        j = wk[W_FLIST, q]
-        left = fi[j, F_LIFE] - s[j, S_WOUNDS]
-        want = need * left
-        got = 0.0
-        for k in range(fi.shape[0]):
-            if k == i or s[k, S_ALIVE] == 0 or fi[k, F_SIDE] != side:
-                continue
-            if fig_dist(st, m, k, j) <= fi[k, F_MOVE] + reach_range(st, m, k):
-                e, _ = expected(st, fi[k, F_ATTACK], wk[W_FDEF_LOW, j], left)
-                got += e
-                if got >= want:
-                    break
-        cover = got >= want
-        wf[WF_QUARRY, j] = 0.0 if cover else w
-        anyq = anyq or not cover
-    return anyq
-
-
 @njit(cache=True, _nrt=False, inline="always")
-def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda, near, gv, bv,
-                   qm):  # fmt: skip
+def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda, near, gv, bv):
     """Greedy worth of ending ``i``'s move on ``h``: its best attack, minus weighted threat
     (``threat_w``), plus its weighted best attack next turn (``nxt_w`` x ``NEXT_TURN``, as
     the threat counts enemies that must move first), minus leaving-engagement and terrain
@@ -1417,9 +1337,7 @@ def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda
     (after :func:`foe_context` and :func:`foe_distances` from ``h``; ``atk``, ``rv``:
     ``i``'s Attack and Range).  ``NEG`` when the worth cannot exceed ``bv`` + 1e-9: the
     same sum without its (never positive) threat and risk terms is at most that (an
-    exact bound: float sums are monotone), so those terms are not computed.  ``qm`` >= 0
-    (the pursuer's Move + Range, :func:`quarry_weights`): minus the pull toward each
-    uncovered enemy farther than ``qm`` (never positive, so outside the bound)."""
+    exact bound: float sums are monotone), so those terms are not computed."""
     hx, tr, fi, fr, op, s, wk = st[0], st[3], st[4], st[5], st[9], m[0], m[8]
     best, nxt = best_attack_from(st, m, i, h, atk, rv, nfoe, near)
     level = 0.3 * hx[h, H_LEVEL]
@@ -1454,13 +1372,6 @@ def position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe, gerda
                     v -= op[O_LEAVE_DICE] * pskull * fr[i, 0]
     if near < BIG:
         v -= closing
-    if qm >= 0:
-        wf = m[9]
-        for q in range(nfoe):
-            k = wk[W_FLIST, q]
-            d = wk[W_FDIST, k]
-            if d > qm:
-                v -= wf[WF_QUARRY, k] * (d - qm)
     return v
 
 
@@ -1506,10 +1417,6 @@ def choose_destination(st, m, i, pol):
     nxt_w = op[O_THREAT] / 1000.0
     threat_w, cw = greedy_weights(st, m, i, top)
     cap = worth_cap(st, m, nfoe)
-    qm = -1
-    tw = op[O_TIME_WINNER]
-    if op[O_QUARRY] > 0 and tw >= 0 and side != tw and quarry_weights(st, m, i, nfoe, cw):
-        qm = st[4][i, F_MOVE] + rv
     n, first = candidates(st, m, i, start, nfoe, rv, cap, nxt_w, cw)
     cand, scored, bnd, val = wk[W_CAND], wk[W_SCORED], wf[WF_BOUND], wf[WF_SCORE]
     best = start
@@ -1538,7 +1445,7 @@ def choose_destination(st, m, i, pol):
                 near = foe_distances(st, m, h, nfoe)
                 gv = glyph_worth(st, m, i, h) if wk[W_GMARK, h] != 0 else 0.0
                 v = position_worth(st, m, i, h, start, threat_w, nxt_w, cw, atk, rv, nfoe,
-                                   gerda, near, gv, floor, qm)  # fmt: skip
+                                   gerda, near, gv, floor)  # fmt: skip
                 if exact:
                     if v == NEG:
                         ub = max(ub, floor + 1e-9)
@@ -1994,11 +1901,7 @@ def place_markers(st, m, side, pol):
                 if val[c] >= 0 and (best < 0 or val[c] > val[best]):
                     best = c
             mk[side, q] = best
-            tw = st[9][O_TIME_WINNER]
-            if tw >= 0 and side != tw and st[9][O_REPEAT] != 500:
-                val[best] *= st[9][O_REPEAT] / 1000.0
-            else:
-                val[best] *= 0.5
+            val[best] *= 0.5
     k = pick(m, n)
     for c in range(nc):
         if val[c] >= 0:
@@ -2030,8 +1933,6 @@ def start_of_round(st, m):
     """ "Wellspring Water": at the beginning of each round each Hero on it may roll the d20
     (12+ removes 1 Wound Marker, 1-2 deals 2 wounds); reading: only wounded Heroes roll."""
     hx, tr, fi, ci, s = st[0], st[3], st[4], st[6], m[0]
-    if st[9][O_HARD] > 0:
-        hard_weights(st, m)
     for i in range(fi.shape[0]):
         if s[i, S_ALIVE] == 0 or s[i, S_WOUNDS] == 0 or ci[fi[i, F_CARD], C_NFIG] != 1:
             continue
@@ -2474,7 +2375,6 @@ def setup_match(st, m, k):
         g[G_FIRST] = 0
     elif mode == 3:
         g[G_FIRST] = 1
-    hard_weights(st, m)
     for side in range(2):
         deploy(st, m, side, op[O_POL_A + side])
 
