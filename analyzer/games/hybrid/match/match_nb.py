@@ -1906,22 +1906,9 @@ def reach(fi, mp, cell, sc, s, occ, wk, nb, i, budget, moving_mode, novice):
     step = wk[W_STEP]
     done = step[8 * na_ : 9 * na_]  # 1 once the anchor's steps are built
     least = step[10 * na_ : 11 * na_]  # the least cost pushed per anchor (least_cost_at)
-    if nb[MAXB - 1] == 1:  # only the states the last search pushed are set
-        for c in range(MAXB - 1):
-            for q in range(nb[c]):
-                dist[bucket[c, q]] = BIG
-                closed[bucket[c, q]] = 0
-    else:
-        for k in range(ns):
-            dist[k] = BIG
-            closed[k] = 0
-    for c in range(MAXB):
-        nb[c] = 0
-    nb[MAXB - 1] = 1 if budget < MAXB - 1 else 0  # then the next one resets only those
+    clear_search(wk, nb, ns, na_, budget)
     for c in range(na_):
-        done[c] = 0
         least[c] = BIG
-    wk[W_NOVICE, wk.shape[1] - 1] = 0  # (cost_to: not estimate's costs)
     mark_contacts(fi, s, sc, wk, i)
     mark_enter(fi, mp, cell, sc, s, occ, wk, i, novice)
     st0 = sidx(w, s[i, S_X], s[i, S_Y], s[i, S_FACE], ZERO)
