@@ -449,20 +449,23 @@ def test_a_climb_lands_between_two_elements_with_room(tmp_path, first_row):
     assert event_rows(box, L.E_MOVE)[0][9] == 3
 
 
-def raid_box(**options):
-    """The sample Chronos strike team (A) vs Genetic hunters (B) on the virus raid."""
-    sides = ENGINE.load_sides(
-        LISTS / "chronos_strike_team.yaml", LISTS / "genetic_hunters.yaml", None
-    )
+def sample_box(list_a, list_b, scenario, **options):
+    """A greedy-vs-greedy sandbox of two sample lists (``configs/d20/lists``) on a scenario."""
+    sides = ENGINE.load_sides(LISTS / list_a, LISTS / list_b, None)
     return Sandbox(
         ENGINE.prepare(
             sides.cards,
             sides.lists,
             policies=("greedy", "greedy"),
             options=options,
-            scenario="virus_raid",
+            scenario=scenario,
         )
     )
+
+
+def raid_box(**options):
+    """The sample Chronos strike team (A) vs Genetic hunters (B) on the virus raid."""
+    return sample_box("chronos_strike_team.yaml", "genetic_hunters.yaml", "virus_raid", **options)
 
 
 @pytest.mark.parametrize(("climb_next", "climbs"), [("must", True), ("may", False)])
@@ -494,16 +497,7 @@ def genetic_box(**options):
     """The sample Genetic hunters mirror on border_skirmish: A's Maïnomaï 0 (impulsive,
     Movement 15, large stand 2.5 cm), B's Maïnomaï 3 and Brute 5; the building (8 cm, x
     4-20, y 52-66) is element 6, too high for the Maïnomaï to climb over (16 >= 15)."""
-    sides = ENGINE.load_sides(LISTS / "genetic_hunters.yaml", LISTS / "genetic_hunters.yaml", None)
-    return Sandbox(
-        ENGINE.prepare(
-            sides.cards,
-            sides.lists,
-            policies=("greedy", "greedy"),
-            options=options,
-            scenario="border_skirmish",
-        )
-    )
+    return sample_box("genetic_hunters.yaml", "genetic_hunters.yaml", "border_skirmish", **options)
 
 
 @pytest.mark.parametrize("blocked", ["round", "wait"])
