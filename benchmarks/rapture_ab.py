@@ -3,16 +3,18 @@
 ``python benchmarks/rapture_ab.py SPEC N [SEED] [only=list,list] [option=value ...]``
 
 SPEC ``winprob`` / ``woundkill`` / ``both``: greedy with the option(s) against greedy
-without (per side, each side with them in half of the matches); ``fast``: greedy's fast
-search against its full search (``greedy_search``, per side); ``random``: greedy
-against random; ``lookahead``: lookahead against greedy (each side in half).  Prints the
-score of the first named player (win 1, draw 1/2) with its 95% Wilson CI per list.
+without (per side, each side with them in half of the matches); ``fast`` / ``nearest``:
+greedy's fast / nearest search against its full search (``greedy_search``, per side);
+``random``: greedy against random; ``lookahead``: lookahead against greedy (each side in
+half).  Prints the score of the first named player (win 1, draw 1/2) with its 95% Wilson
+CI per list.
 
-``python benchmarks/rapture_ab.py speed PAIRS [SEED] [matches=256]``: greedy vs greedy
-with ``greedy_search=fast`` against ``full`` on the benchmark's default lists, in one
-process on one thread, alternating runs of the same matches: the median paired speed-up
-(full's time over fast's) per match and per activation, wall and thread CPU time, with
-quartiles and the load average.
+``python benchmarks/rapture_ab.py speed PAIRS [SEED] [matches=256] [variant=1]``: greedy
+vs greedy with ``greedy_search=fast`` (variant 1; 2: ``nearest``) against ``full`` on the
+benchmark's default lists, in one process on one thread, alternating runs of the same
+matches: the median paired speed-up (full's time over the variant's, printed as "fast")
+per match and per activation, wall and thread CPU time, with quartiles and the load
+average.
 """
 
 from __future__ import annotations
@@ -45,7 +47,11 @@ SLOTS = {
     "woundkill": [L.O_AI_WOUNDKILL0],
     "both": [L.O_AI_WINPROB0, L.O_AI_WOUNDKILL0],
     "fast": [L.O_AI_FAST0],
+    "nearest": [L.O_AI_FAST0],
 }
+#: the value written into the scored player's slots (the other side's get 0: ``full``
+#: for ``fast`` and ``nearest``, i.e. ``greedy_search`` 1 and 2 against 0)
+VALUES = {"nearest": 2}
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,12 +66,14 @@ def quartiles(xs: list[float]) -> str:
     return f"{statistics.median(xs):.3f}x (quartiles {q[0]:.3f}-{q[2]:.3f})"
 
 
-def speed(pairs: int, seed: int, matches: int) -> None:
-    """Paired timing of fast against full greedy search (see the module docstring)."""
+def speed(pairs: int, seed: int, matches: int, variant: int = 1) -> None:
+    """Paired timing of fast against full greedy search (see the module docstring);
+    ``variant`` is the value of the fast search's slots (1: ``greedy_search=fast``)."""
     from bench_match import default_sides
 
     a, b = default_sides("rapture")
     setups = {k: prepare("rapture", a, b, options={"greedy_search": k}) for k in ("fast", "full")}
+    setups["fast"].arrays[5][L.O_AI_FAST0 : L.O_AI_FAST0 + 2] = variant
     for k in setups:  # compile or load the kernels before timing
         run_records(E.ENGINE, setups[k], 64, seed, threads=1)
     ratio: dict[str, list[float]] = {"match": [], "act": [], "cpu_match": [], "cpu_act": []}
@@ -102,7 +110,7 @@ def main() -> None:
     extra = {k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in extra.items()}
     only = extra.pop("only", "")
     if spec == "speed":
-        speed(n, seed, int(extra.pop("matches", 256)))
+        speed(n, seed, int(extra.pop("matches", 256)), int(extra.pop("variant", 1)))
         return
     opts = {"first": "alternate", **extra}
     for name in [x for x in LISTS if not only or x in only.split(",")]:
@@ -113,7 +121,7 @@ def main() -> None:
             if spec in SLOTS:
                 setup = prepare("rapture", f, f, options=opts)
                 for slot in SLOTS[spec]:
-                    setup.arrays[5][slot + flip] = 1  # OPT, per side
+                    setup.arrays[5][slot + flip] = VALUES.get(spec, 1)  # OPT, per side
                     setup.arrays[5][slot + 1 - flip] = 0
             else:
                 first, other = ("greedy", "random") if spec == "random" else (spec, "greedy")

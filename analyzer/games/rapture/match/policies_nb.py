@@ -1235,8 +1235,11 @@ def candidates(X, u, C, mode):
     ranged attacks on visible models in range.  For the unit: moves (towards each opposing
     unit, into range, behind cover, to mission objectives, to escaping allies, away),
     charges on reachable opposing models, retreat, get up, extinguish fire, pick up.
-    Greedy's fast search (``greedy_search=fast``, per side ``O_AI_FAST0``) lists only the
-    closest cover position and no advance towards the second target (its charge stays).
+    Greedy's search (``greedy_search``, per side ``O_AI_FAST0``): ``full`` lists the
+    positions behind the first two cover pieces within reach (in terrain order) and an
+    advance towards each of the two targets; ``nearest`` (the default) the position behind
+    the nearest cover piece only; ``fast`` the first cover piece only and no advance
+    towards the second target (its charge stays).
     """
     SI = xSI(X)
     SF = xSF(X)
@@ -1264,8 +1267,13 @@ def candidates(X, u, C, mode):
     if lead < 0 or UI[u, UI_STATUS] != 0:
         return n
     side = US[u, US_SIDE]
-    # greedy_search=fast: one cover position, no advance towards the second target
-    fast = greedy and OPT[O_AI_FAST0 + side] == 1
+    # greedy_search (O_AI_FAST0): 0 full (the first two cover pieces within reach, an
+    # advance towards each of the two targets), 1 fast (the first cover piece, the first
+    # target only), 2 nearest (the nearest cover piece, both targets; the default)
+    search = OPT[O_AI_FAST0 + side] if greedy else np.int64(0)
+    fast = search == 1
+    one_cover = search != 0
+    nearest_cover = search == 2
     pl = SI[lead, SI_POOL]
     nmod = SI.shape[0]
     engaged = UI[u, UI_ENG] == 1
@@ -1481,7 +1489,36 @@ def candidates(X, u, C, mode):
         n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor)
     # behind cover: the far side of the closest cover pieces, seen from the opposing centroid
     nc = np.int64(0)
-    for p in range(G[G_NT]):
+    if nearest_cover:
+        bp = np.int64(-1)
+        bd2 = (budget + 8.0) ** 2
+        for p in range(G[G_NT]):
+            k = TER[p, TK]
+            if TER[p, TCOVER] < 0.5 or (k != T_OBSTACLE and k != T_BUILDING):
+                continue
+            px = 0.5 * (TER[p, TX0] + TER[p, TX1])
+            py = 0.5 * (TER[p, TY0] + TER[p, TY1])
+            d2 = (px - x0) ** 2 + (py - y0) ** 2
+            if d2 <= bd2:
+                bd2 = d2
+                bp = p
+        nc = np.int64(2)  # the loop below is skipped
+        if bp >= 0:
+            px = 0.5 * (TER[bp, TX0] + TER[bp, TX1])
+            py = 0.5 * (TER[bp, TY0] + TER[bp, TY1])
+            dx = px - cx
+            dy = py - cy
+            dd = math.sqrt(dx * dx + dy * dy)
+            if dd > 1e-9:
+                dx /= dd
+                dy /= dd
+                hx = 0.5 * (TER[bp, TX1] - TER[bp, TX0]) + r + 0.2
+                hy = 0.5 * (TER[bp, TY1] - TER[bp, TY0]) + r + 0.2
+                sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
+                n = _move(
+                    X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor
+                )
+    for p in range(G[G_NT] if nc == 0 else 0):
         k = TER[p, TK]
         if TER[p, TCOVER] < 0.5 or (k != T_OBSTACLE and k != T_BUILDING):
             continue
@@ -1501,7 +1538,7 @@ def candidates(X, u, C, mode):
         sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
         n = _move(X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor)
         nc += 1
-        if nc >= 2 or fast:
+        if nc >= 2 or one_cover:
             break
     # mission objective
     if OPT[O_MISSIONS] == 1:
