@@ -73,6 +73,18 @@ class Terminal(StrictModel):
     cover: Cover = "slight"
 
 
+class Throwable(StrictModel):
+    """A small loose object that can be thrown ("3.6 Acting on objects", "Throwing
+    Objects"): its centre (x, y), its Difficulty Level and the size (cm across) of its round
+    footprint.  It neither blocks sight nor gives cover nor hinders movement."""
+
+    name: str = Field(min_length=1)
+    x: float
+    y: float
+    dl: int = Field(ge=1, le=100)
+    size: float = Field(default=3.0, gt=0, le=20)
+
+
 class Objective(StrictModel):
     kind: Literal["elimination", "virus"] = "elimination"
     dl: int = Field(default=15, ge=1, le=100)
@@ -89,6 +101,7 @@ class Scenario(StrictModel):
     objective: Objective = Objective()
     symmetric: bool = True
     elements: list[Element] = Field(default_factory=list, max_length=40)
+    objects: list[Throwable] = Field(default_factory=list, max_length=L.MAX_OBJ // 2)
 
 
 def bundled_scenarios() -> list[str]:
@@ -107,6 +120,15 @@ def load_scenario(name: str | Path | None) -> tuple[Scenario, Path]:
     scen, _ = load_model(path, Scenario)
     if scen.objective.kind == "virus" and scen.objective.terminal is None:
         raise InputError(f"{path}: objective: a virus objective needs a terminal")
+    w, h = scen.table.width, scen.table.height
+    for k, o in enumerate(scen.objects):
+        r = o.size / 2
+        for field, v, top in (("x", o.x, w), ("y", o.y, h)):
+            if not r <= v <= top - r:
+                raise InputError(
+                    f"{path}: objects[{k}] ({o.name}).{field}: {v:g} puts the object off the "
+                    f"table (its centre must be within {r:g}..{top - r:g} cm)"
+                )
     return scen, path
 
 
@@ -200,6 +222,8 @@ class Compiled:
     terminal_row: int
     ter_names: list[str]
     guns: list[list[str]]
+    object_names: list[str]
+    object_dls: list[int]
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, int]:
@@ -256,6 +280,23 @@ def _elements(scen: Scenario) -> tuple[list[list[float]], list[str], int]:
         )
         names.append("terminal")
     return rows, names, term
+
+
+def _objects(scen: Scenario) -> tuple[list[list[float]], list[str]]:
+    """Throwable objects (``OB_*`` rows of TER), point-symmetric copies when the scenario is."""
+    w, h = scen.table.width, scen.table.height
+    rows: list[list[float]] = []
+    names: list[str] = []
+    for o in scen.objects:
+        spots = [(o.x, o.y)]
+        if scen.symmetric:
+            spots.append((w - o.x, h - o.y))
+        for x, y in spots:
+            row = [0.0] * L.T_COLS
+            row[L.OB_X], row[L.OB_Y], row[L.OB_R], row[L.OB_DL] = x, y, o.size / 2, float(o.dl)
+            rows.append(row)
+            names.append(o.name)
+    return rows, names
 
 
 def compile_arrays(
@@ -321,11 +362,14 @@ def compile_arrays(
     ]
     seen.sort(key=lambda r: -r[L.T_H])  # stable: equally high ones in their order
     base = max(len(rows), 1)
-    ter = np.zeros((base + len(seen), L.T_COLS))
+    orows, onames = _objects(scen)
+    ter = np.zeros((base + len(seen) + len(orows), L.T_COLS))
     for k, row in enumerate(rows):
         ter[k] = row
     for k, row in enumerate(seen):
         ter[base + k] = row
+    for k, row in enumerate(orows):
+        ter[base + len(seen) + k] = row
     sc = np.zeros(L.SC_COLS)
     sc[L.S_W] = scen.table.width
     sc[L.S_H] = scen.table.height
@@ -346,6 +390,8 @@ def compile_arrays(
     sc[L.S_SBASE] = base
     sc[L.S_NSIGHT] = len(seen)
     sc[L.S_FAST : L.S_FAST + 2] = 1.0 if options["greedy_search"] == "fast" else 0.0
+    sc[L.S_OBASE] = base + len(seen)
+    sc[L.S_NOBJ] = len(orows)
     op = np.zeros(L.OP_COLS, dtype=np.int64)
     op[L.O_FIRST] = L.FIRST_MODES.index(options["first"])
     op[L.O_FORCED] = -1 if first_side is None else int(first_side)
@@ -364,5 +410,6 @@ def compile_arrays(
     op[L.O_IMP_ROUND] = 1 if options["impulsive_blocked"] == "round" else 0
     op[L.O_CHECK] = int(options["check_invariants"])
     ecp, pge = tables()
-    comp = Compiled(figs, sides, scen, scen_file, term, names, guns)
+    dls = [int(r[L.OB_DL]) for r in orows]
+    comp = Compiled(figs, sides, scen, scen_file, term, names, guns, onames, dls)
     return (fi, fr, ter, sc, op, ecp, pge), comp

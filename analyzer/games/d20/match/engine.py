@@ -33,7 +33,7 @@ COLD_COMPILE = (31, 130)
 #: skirmish matches"), named in every report's notes.
 NOT_MODELLED = (
     "free actions",
-    "moving, carrying or throwing objects (no throwable objects in the bundled scenarios)",
+    "moving or carrying objects (throwing them is modelled: scenario objects)",
     "opening a sealed door (the bundled objective is inserting a virus)",
     "decoys",
     "three players",
@@ -100,6 +100,11 @@ class D20MatchEngine(PackageKernels, ArmyListSides):
             f"{scen.table.height:g} cm, deployment from a {scen.deployment.kind}, "
             f"{scen.objective.kind}, turn limit {int(arrays[3][L.S_TURNS])}",
             "score: CP-weighted points left (points x CP left / CP, summed, rounded down)",
+            *(
+                [f"{len(comp.object_names)} throwable objects (throws count as shots)"]
+                if comp.object_names
+                else []
+            ),
             *(f"not modelled: {item}" for item in NOT_MODELLED),
         ]
         return Setup(
@@ -131,7 +136,7 @@ class D20MatchEngine(PackageKernels, ArmyListSides):
         from analyzer.games.d20.match import match_nb as M
 
         fi, fr, ter, sc, op, ecp, pge = arrays
-        n = fi.shape[0]
+        n = fi.shape[0] + int(sc[L.S_NOBJ])  # the figurines, then the throwable objects
         ev = events if events is not None else np.zeros((1, L.EV_COLS), dtype=np.int64)
         chk = bool(check) or bool(op[L.O_CHECK])
         return int(

@@ -38,7 +38,10 @@ R_BRAWL = 3  # R_BRAWL + j: 1.0 when it does more in HtH than with a gun at j (h
 #: bits k < 52 (exact in a float64): element k is too high for the figurine to climb over
 #: (at least half its Movement; ``walk`` stops at its foot), by ``tabulate``
 R_TALL = R_BRAWL + MAX_FIG
-FX_COLS = R_TALL + 1
+#: the longest throw of the figurine (Power - DL of the lightest object it can lift; -1:
+#: none, or no objects in the scenario), by ``tabulate`` ("Throwing Objects")
+R_THROW = R_TALL + 1
+FX_COLS = R_THROW + 1
 TALL_BITS = 52
 
 # ------------------------------------------------ TER: per set element, float64
@@ -78,7 +81,17 @@ S_NSIGHT = 14
 #: greedy_search of side A (side B: S_FAST + 1): 1 fast (``best_move`` walks a candidate
 #: only once its straight-line worth leads; the default), 0 full (every candidate walked)
 S_FAST = 15
-SC_COLS = 17
+#: throwable objects ("3.6 Acting on objects", "Throwing Objects"): their static rows in TER
+#: from S_OBASE (OB_* columns), S_NOBJ of them; their positions are rows n .. n + S_NOBJ - 1
+#: of the state ``p`` (after the n figurines; ``s`` has as many rows, unused for objects)
+S_OBASE = 17
+S_NOBJ = 18
+SC_COLS = 19
+MAX_OBJ = 32
+OB_X = 0  # where the object lies at the start of a match
+OB_Y = 1
+OB_R = 2  # radius of its round footprint (size / 2)
+OB_DL = 3  # Difficulty Level ("The Difficulty Levels of Objects")
 
 # ------------------------------------------------ OP: int64 options
 O_FIRST = 0  # 0 rules, 1 alternate, 2 a, 3 b
@@ -191,3 +204,5 @@ E_ACTION = 10  # workers, leader, progress, needed
 E_END = 11  # reason, winner, score a, score b
 E_FACE = 12  # fig turns to face fig
 E_NOACT = 13  # fig, reason
+E_THROW = 14  # fig, target, object, d20, total, pd, damage, flags (1 rear, 8 x cover), dl
+E_LAND = 15  # object, x, y (where a thrown object lands)

@@ -31,12 +31,14 @@ from analyzer.games.d20.match.layout import (
     E_DEPLOY,
     E_END,
     E_FACE,
+    E_LAND,
     E_MOVE,
     E_REMOVED,
     E_RETREAT,
     E_ROLES,
     E_ROLLOFF,
     E_SHOT,
+    E_THROW,
     E_TURN,
     END_ELIMINATION,
     END_OBJECTIVE,
@@ -52,6 +54,7 @@ from analyzer.games.d20.match.layout import (
     F_NGUN,
     F_PD,
     F_POINTS,
+    F_POWER,
     F_SCOUT,
     F_SHOT,
     F_SIDE,
@@ -107,6 +110,10 @@ from analyzer.games.d20.match.layout import (
     O_READY,
     O_VIRUS_MIN,
     O_WINNER_STARTS,
+    OB_DL,
+    OB_R,
+    OB_X,
+    OB_Y,
     OFF_BOARD,
     P_COLS,
     P_FACE,
@@ -124,6 +131,7 @@ from analyzer.games.d20.match.layout import (
     R_RADIUS,
     R_REACH,
     R_TALL,
+    R_THROW,
     S_ACTED,
     S_ALIVE,
     S_BLOWS,
@@ -141,8 +149,10 @@ from analyzer.games.d20.match.layout import (
     S_IDLE,
     S_LIMIT_RULE,
     S_MODE,
+    S_NOBJ,
     S_NSIGHT,
     S_NTER,
+    S_OBASE,
     S_OBJ,
     S_OBJ_DL,
     S_READY,
@@ -213,6 +223,9 @@ SKIP = -2.0 * BIG  # ``best_move``'s worth of a candidate that is not a choice
 # rule-test operations (sandbox.py, ``sandbox_op``)
 OP_SHOT, OP_BLOW, OP_MOVE, OP_RETREAT, OP_MOVE_PHASE, OP_ACTION_PHASE = 1, 2, 3, 4, 5, 6
 OP_SIGHT, OP_TAKE_COVER, OP_READY, OP_ROLLOFF, OP_CHECK = 7, 8, 9, 10, 11
+OP_THROW, OP_BEST_ATTACK = 12, 13
+#: ``best_attack``'s kind of a throw of object ``o``: THROW_KIND + o (1 shot, 2 blow)
+THROW_KIND = 3
 
 
 # =========================================================== dice and trace
@@ -702,6 +715,150 @@ def blow(fi, fr, p, s, g, dc, rng, ev, i, j):
         face(p, j, p[i, P_X], p[i, P_Y])
         face(p, i, p[j, P_X], p[j, P_Y])
         log(g, ev, E_FACE, fi[j, F_SIDE], j, i, 0, 0, 0, 0, 0, 0, 0)
+
+
+# =========================================================== throwing objects
+@njit((I2, F2, F2, F1, F2, i8, f8, f8, i8, f8), **INNER)
+def unthrowable(fi, fr, ter, sc, p, i, x, y, o, d):
+    """0 if ``i`` standing at (x, y) may throw object ``o`` at a target ``d`` cm away edge
+    to edge ("Throwing Objects"), else why not: -2 its Power is below the DL ("requiring a
+    minimum Power of" the DL), -4 ``d`` is beyond Power - DL ("The maximum throwing
+    distance"), -3 its stand does not touch the object (within ``CONTACT``)."""
+    row = int(sc[S_OBASE]) + o
+    dl = ter[row, OB_DL]
+    pw = fi[i, F_POWER]
+    if dl > pw:
+        return -2
+    if d > pw - dl:
+        return -4
+    n = fi.shape[0]
+    lim = fr[i, R_RADIUS] + ter[row, OB_R] + CONTACT
+    return 0 if overlaps(x - p[n + o, P_X], y - p[n + o, P_Y], lim + 1e-9) else -3
+
+
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, f8, f8, i8, f8, i8, i8), **INNER)
+def throw_value(fi, fr, ter, sc, ecp, pge, p, s, i, x, y, j, d, cov, back):
+    """ "Throwing Objects": the best greedy worth of a throw by ``i`` standing at (x, y) at
+    ``j`` (gap ``d``, cover ``cov``, ``back`` the rear bonus) and the object thrown (-1:
+    none), of the objects it may throw (``unthrowable``); damage DL + Power + 1D20
+    against PD."""
+    ob = int(sc[S_OBASE])
+    pw = fi[i, F_POWER]
+    pd = fi[j, F_PD] + cov + (1 if s[j, S_MODE] == M_WATCHFUL else 0)
+    bv = -1.0
+    bo = -1
+    for o in range(int(sc[S_NOBJ])):
+        if unthrowable(fi, fr, ter, sc, p, i, x, y, o, d) != 0:
+            continue
+        dl = int(ter[ob + o, OB_DL])
+        v = attack_value(fi, ecp, pge, dl + pw + back - pd, j, s[j, S_CP])
+        if v > bv:
+            bv = v
+            bo = o
+    return bv, bo
+
+
+@njit((I2, F2, F2, F1, F1, F2, F2, I2, i8, i8, U1, i8, i8, i8, f8, i8), **INNER)
+def throw_choice(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng, bk, bt, bc, bv, cnt):
+    """``best_attack``'s throws ("Throwing Objects": "considered as a Shot"): a target in
+    the front arc, not in a HtH it could not be shot in, with a sightline (its cover
+    counts), within Power - DL of ``i`` (not in a HtH itself: no throw in HtH, as for
+    grenades), by an object ``i`` touches.  Greedy keeps the best of (``bk``, ``bt``,
+    ``bc``) worth ``bv`` and the throws; random draws uniformly over the ``cnt`` choices
+    so far and every (target, object) throw."""
+    n = fi.shape[0]
+    side = fi[i, F_SIDE]
+    ob = int(sc[S_OBASE])
+    pw = fi[i, F_POWER]
+    x = p[i, P_X]
+    y = p[i, P_Y]
+    for j in range(n):
+        if s[j, S_ALIVE] == 0 or fi[j, F_SIDE] == side:
+            continue
+        d = gap(fr, p, i, j)
+        if d > fr[i, R_THROW] or not in_front(p, i, p[j, P_X], p[j, P_Y], fr[j, R_RADIUS]):
+            continue
+        if not targetable(fi, fr, p, s, i, j, False):
+            continue
+        cov = sight(fi, fr, ter, sc, p, s, x, y, side, i, j, p[j, P_X], p[j, P_Y])
+        if cov < 0:
+            continue
+        back = 1 if rear(p, j, p[i, P_SX], p[i, P_SY]) else 0
+        pd = fi[j, F_PD] + cov + (1 if s[j, S_MODE] == M_WATCHFUL else 0)
+        for o in range(int(sc[S_NOBJ])):
+            if unthrowable(fi, fr, ter, sc, p, i, x, y, o, d) != 0:
+                continue
+            dl = int(ter[ob + o, OB_DL])
+            cnt += 1
+            if pol == POL_RANDOM:
+                if pick(rng, cnt) == 0:
+                    bk = THROW_KIND + o
+                    bt = j
+                    bc = cov
+            else:
+                v = attack_value(fi, ecp, pge, dl + pw + back - pd, j, s[j, S_CP])
+                if v > bv:
+                    bv = v
+                    bk = THROW_KIND + o
+                    bt = j
+                    bc = cov
+    return bk, bt, bc
+
+
+@njit((I2, F2, F2, F1, F2, I2, I1, I1, U1, I2, i8, i8, i8, i8), **INNER)
+def throw(fi, fr, ter, sc, p, s, g, dc, rng, ev, i, j, o, cover):
+    """ "Throwing Objects": ``i`` throws object ``o`` at ``j`` (``cover``: ``j``'s, from the
+    sightline), "considered as a Shot": Object's DL + Figurine's Power + 1D20 (+1 in the
+    back, "Shooting in the back") against the PD (+ cover, + 1 watchful); higher hits for
+    the difference in CP.  The object lands beside the target, on the thrower's side of
+    its stand (hit or miss), and lies there to be thrown again."""
+    n = fi.shape[0]
+    ob = int(sc[S_OBASE])
+    dl = int(ter[ob + o, OB_DL])
+    back = rear(p, j, p[i, P_SX], p[i, P_SY])
+    att = dl + fi[i, F_POWER] + (1 if back else 0)
+    pd = fi[j, F_PD] + cover + (1 if s[j, S_MODE] == M_WATCHFUL else 0)
+    r = d20(g, dc, rng)
+    dmg = att + r - pd if att + r > pd else 0
+    g[G_SHOTS] += 1
+    s[i, S_SHOTS] += 1
+    s[i, S_ACTED] = 1
+    if dmg > 0:
+        g[G_HITS] += 1
+    fl = (1 if back else 0) + 8 * cover
+    log(g, ev, E_THROW, fi[i, F_SIDE], i, j, o, r, att + r, pd, dmg, fl, dl)
+    dx = p[i, P_X] - p[j, P_X]
+    dy = p[i, P_Y] - p[j, P_Y]
+    dl2 = max(dist(dx, dy), 1e-9)
+    ro = ter[ob + o, OB_R]
+    off = fr[j, R_RADIUS] + ro + 0.05
+    lx = min(max(p[j, P_X] + dx / dl2 * off, ro), sc[S_W] - ro)
+    ly = min(max(p[j, P_Y] + dy / dl2 * off, ro), sc[S_H] - ro)
+    p[n + o, P_X] = lx
+    p[n + o, P_Y] = ly
+    log(g, ev, E_LAND, fi[i, F_SIDE], o, mm(lx), mm(ly), 0, 0, 0, 0, 0, 0)
+    if dmg > 0:
+        damage(fi, p, s, g, ev, i, j, dmg)
+
+
+@njit((I2, F2, F2, F1, F2, I2, i8, i8, i8), **INNER)
+def can_throw(fi, fr, ter, sc, p, s, i, j, o):
+    """The cover of ``j`` if ``i`` may throw object ``o`` at it now (the tests of
+    ``throw_choice``), else a reason: -1 in HtH (no throw in HtH), -2, -3, -4 those of
+    ``unthrowable``, -5 not in the front arc, in a HtH or out of sight (the rule tests'
+    ``sandbox_op``)."""
+    if in_hth(fi, fr, p, s, i):
+        return -1
+    why = unthrowable(fi, fr, ter, sc, p, i, p[i, P_X], p[i, P_Y], o, gap(fr, p, i, j))
+    if why < 0:
+        return why
+    if not in_front(p, i, p[j, P_X], p[j, P_Y], fr[j, R_RADIUS]):
+        return -5
+    if not targetable(fi, fr, p, s, i, j, False):
+        return -5
+    x, y = p[i, P_X], p[i, P_Y]
+    cov = sight(fi, fr, ter, sc, p, s, x, y, fi[i, F_SIDE], i, j, p[j, P_X], p[j, P_Y])
+    return -5 if cov < 0 else cov
 
 
 # =========================================================== movement
@@ -1296,6 +1453,7 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 (d <= reach and mode != M_READY and mode != M_COVER)
                 or (mode == M_READY and reach < d <= reach + mvj)
                 or (not brawler and d <= rj + 0.5 * mvj)
+                or d <= fr[i, R_THROW]
             ):
                 if here and wk[SEEN, j] != UNKNOWN:
                     cov = int(wk[SEEN, j])
@@ -1310,6 +1468,9 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 if w >= 0:
                     a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
                     off = max(off, attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP]))
+            if cov >= 0 and d <= fr[i, R_THROW] and mode != M_READY and mode != M_COVER:
+                tv, _ = throw_value(fi, fr, ter, sc, ecp, pge, p, s, i, x, y, j, d, cov, 0)
+                off = max(off, tv)
             if cov >= 0 and mode == M_READY and reach < d <= reach + mvj:
                 w, _ = best_gun(fi, ecp, s, i, j, 0.0, cov, False, False, False)
                 a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
@@ -1338,6 +1499,41 @@ def best_move(fi, fr, ter, sc, ecp, pge, p, s, g, wk, i, n, climb, posture, pull
                 v -= 0.04 * max(dt - 15.0, 0.0)
         wk[k, 9] = v
     return c
+
+
+@njit((I2, F2, F2, F1, F2, I2, F2, i8, i8, i8), **INNER)
+def object_cand(fi, fr, ter, sc, p, s, wk, i, n, j):
+    """A move of ``i`` into contact with the throwable object (Power above its DL) that it
+    can reach this move and that lies nearest to enemy ``j``, on the object's side toward
+    ``j`` (``candidates``; "Throwing Objects")."""
+    nf = fi.shape[0]
+    ob = int(sc[S_OBASE])
+    x = p[i, P_X]
+    y = p[i, P_Y]
+    ri = fr[i, R_RADIUS]
+    mv = float(fi[i, F_MOVE])
+    best = -1
+    bd = BIG
+    for o in range(int(sc[S_NOBJ])):
+        if int(ter[ob + o, OB_DL]) >= fi[i, F_POWER]:
+            continue
+        ox = p[nf + o, P_X]
+        oy = p[nf + o, P_Y]
+        if dist(ox - x, oy - y) > mv + ri + ter[ob + o, OB_R]:
+            continue
+        dj = dist(ox - p[j, P_X], oy - p[j, P_Y])
+        if dj < bd:
+            bd = dj
+            best = o
+    if best < 0:
+        return n
+    ox = p[nf + best, P_X]
+    oy = p[nf + best, P_Y]
+    ux = p[j, P_X] - ox
+    uy = p[j, P_Y] - oy
+    ul = max(dist(ux, uy), 1e-9)
+    off = ri + ter[ob + best, OB_R] + 0.1
+    return add_cand(wk, n, ox + ux / ul * off, oy + uy / ul * off, M_NORMAL, mv)
 
 
 @njit((I2, F2, F2, F1, F2, I2, I1, F2, U1, i8, i8), **INNER)
@@ -1485,6 +1681,8 @@ def candidates(fi, fr, ter, sc, p, s, g, wk, rng, i, pol):
                         by = qy
                 if bd < BIG:
                     n = add_cand(wk, n, bx, by, M_NORMAL, mv)
+    if fr[i, R_THROW] >= 0.0 and n <= MAXC - 4:
+        n = object_cand(fi, fr, ter, sc, p, s, wk, i, n, nearest)
     if pol == POL_RANDOM:
         a = pick(rng, 360) * math.pi / 180.0
         n = add_cand(wk, n, x + math.cos(a) * mv, y + math.sin(a) * mv, M_NORMAL, mv)
@@ -1515,6 +1713,15 @@ def aim(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
                 if w >= 0:
                     a, pd = shot_margin(fi, s, i, w, j, cov, False, False)
                     v = 1000.0 + attack_value(fi, ecp, pge, a - pd, j, s[j, S_CP])
+        if d <= fr[i, R_THROW]:
+            cov = sight(
+                fi, fr, ter, sc, p, s, p[i, P_X], p[i, P_Y], side, i, j, p[j, P_X], p[j, P_Y]
+            )
+            if cov >= 0:
+                tv, o = throw_value(fi, fr, ter, sc, ecp, pge, p, s, i, p[i, P_X], p[i, P_Y],
+                                    j, d, cov, 0)  # fmt: skip
+                if o >= 0:
+                    v = max(v, 1000.0 + tv)
         if v > bv:
             bv = v
             best = j
@@ -1771,6 +1978,8 @@ def wants_cover(fi, fr, ter, sc, ecp, p, s, rng, i, pol, aimed):
         return pick(rng, 4) == 0
     if aimed >= 0 and may_shoot_seen(fi, fr, p, s, i, aimed):
         return False
+    if aimed >= 0 and gap(fr, p, i, aimed) <= fr[i, R_THROW]:
+        return False  # it has a throw (``aim``: in sight)
     melee = in_hth(fi, fr, p, s, i)
     mel = np.int64(1 if melee else 0)
     for j in range(fi.shape[0]):
@@ -1942,6 +2151,8 @@ def best_attack(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng):
                 bk = kind
                 bt = j
                 bc = cov
+    if fr[i, R_THROW] >= 0.0 and not melee:
+        bk, bt, bc = throw_choice(fi, fr, ter, sc, ecp, pge, p, s, i, pol, rng, bk, bt, bc, bv, cnt)
     return bk, bt, bc
 
 
@@ -2063,13 +2274,15 @@ def action_phase(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, side, pol,
             shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, t, False, 0, cv)
         elif k == 2:
             blow(fi, fr, p, s, g, dc, rng, ev, i, t)
+        elif k >= THROW_KIND:
+            throw(fi, fr, ter, sc, p, s, g, dc, rng, ev, i, t, k - THROW_KIND, cv)
 
 
 # =========================================================== turns and the match
-@njit((I2, F2, F1, F2, I2, I1), **INNER)
-def check(fi, fr, sc, p, s, g):
+@njit((I2, F2, F2, F1, F2, I2, I1), **INNER)
+def check(fi, fr, ter, sc, p, s, g):
     """Invariant checker: CP within [0, max], removed figurines at 0 CP and off the board,
-    figurines in play inside the table, no two stands overlapping."""
+    figurines in play inside the table, no two stands overlapping, objects on the table."""
     n = fi.shape[0]
     bad = 0
     for i in range(n):
@@ -2091,6 +2304,13 @@ def check(fi, fr, sc, p, s, g):
                 dd = dist(p[i, P_X] - p[j, P_X], p[i, P_Y] - p[j, P_Y])
                 if dd < r + fr[j, R_RADIUS] - 1e-4:
                     bad += 1
+    ob = int(sc[S_OBASE])
+    for o in range(int(sc[S_NOBJ])):
+        x = p[n + o, P_X]
+        y = p[n + o, P_Y]
+        ro = ter[ob + o, OB_R]
+        if x < ro - 1e-6 or x > sc[S_W] - ro + 1e-6 or y < ro - 1e-6 or y > sc[S_H] - ro + 1e-6:
+            bad += 1
     g[G_VIOL] += bad
 
 
@@ -2290,6 +2510,10 @@ def setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k):
         s[i, S_REMOVED_TURN] = 0
         p[i, P_X] = OFF_BOARD
         p[i, P_Y] = OFF_BOARD
+    ob = int(sc[S_OBASE])
+    for o in range(int(sc[S_NOBJ])):  # the throwable objects where the scenario puts them
+        p[n + o, P_X] = ter[ob + o, OB_X]
+        p[n + o, P_Y] = ter[ob + o, OB_Y]
     trace = g[G_TRACE]
     chk = g[G_CHECK]
     for c in range(G_COLS):
@@ -2384,6 +2608,14 @@ def tabulate(fi, ecp, fr, ter, sc, fx):
             if (kind in (K_ELEMENT, K_TERMINAL)) and 2.0 * ter[k, 4] >= fi[i, F_MOVE]:
                 tall += float(1 << k)
         fx[i, R_TALL] = tall
+        # the longest throw: Power - DL of the lightest object it can lift (-1: none)
+        far = -1.0
+        ob = int(sc[S_OBASE])
+        for o in range(int(sc[S_NOBJ])):
+            dl = ter[ob + o, OB_DL]
+            if dl <= fi[i, F_POWER]:
+                far = max(far, fi[i, F_POWER] - dl)
+        fx[i, R_THROW] = far
 
 
 @njit(cache=True, error_model="numpy")
@@ -2419,9 +2651,18 @@ def sandbox_op(fi, fr, ter, sc, op, ecp, pge, p, s, g, dc, rng, ev, code, a, b, 
     elif code == OP_ROLLOFF:
         w, ra, rb = rolloff(fi, g, dc, rng, True)
         return float(w * 10000 + ra * 100 + rb)
+    elif code == OP_THROW:
+        cv = can_throw(fi, fr, ter, sc, p, s, a, b, c)
+        if cv < 0:
+            return float(cv)
+        throw(fi, fr, ter, sc, p, s, g, dc, rng, ev, a, b, c, cv)
+        return 1.0
+    elif code == OP_BEST_ATTACK:
+        k, t, cv = best_attack(fi, fr, ter, sc, ecp, pge, p, s, a, c, rng)
+        return float(k * 10000 + (t + 1) * 100 + cv + 1)
     elif code == OP_CHECK:
         g[G_VIOL] = 0
-        check(fi, fr, sc, p, s, g)
+        check(fi, fr, ter, sc, p, s, g)
         return float(g[G_VIOL])
     return 0.0
 
@@ -2447,8 +2688,8 @@ def run_block(
     tabulate(fi, ecp, fr, ter, sc, fx)
     fr = fx
     n = fi.shape[0]
-    p2 = np.zeros((n, P_COLS))
-    s2 = np.zeros((n, S_COLS), np.int64)
+    p2 = np.zeros((p.shape[0], P_COLS))  # the figurines, then the throwable objects
+    s2 = np.zeros((s.shape[0], S_COLS), np.int64)
     g2 = np.zeros(G_COLS, np.int64)
     rng2 = np.zeros(6, np.uint64)
     for kk in range(count):
@@ -2458,7 +2699,7 @@ def run_block(
         g[G_CHECK] = 1 if chk else 0
         setup_match(fi, fr, ter, sc, op, p, s, g, dc, rng, ev, k)
         if g[G_CHECK]:
-            check(fi, fr, sc, p, s, g)
+            check(fi, fr, ter, sc, p, s, g)
         while g[G_END] < 0:
             side = g[G_FIRST] if g[G_HALF] == 0 else 1 - g[G_FIRST]
             # the lookahead's rollouts and then the real turn, in one loop with one copy of
@@ -2515,13 +2756,13 @@ def run_block(
                                 i, pol, pp,
                             )  # fmt: skip
                 if ga[G_CHECK]:
-                    check(fi, fr, sc, pa, sa, ga)
+                    check(fi, fr, ter, sc, pa, sa, ga)
                 if ga[G_END] < 0:
                     action_phase(
                         fi, fr, ter, sc, op, ecp, pge, pa, sa, ga, dc, ra, ev, sd, pol, pol_other
                     )
                 if ga[G_CHECK]:
-                    check(fi, fr, sc, pa, sa, ga)
+                    check(fi, fr, ter, sc, pa, sa, ga)
                 next_half(fi, sc, sa, ga)
                 if not roll:
                     break

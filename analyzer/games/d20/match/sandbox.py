@@ -32,12 +32,18 @@ class Sandbox:
     def __init__(self, setup: Any, trace_rows: int = 2000) -> None:
         self.setup = setup
         self.arrays = tuple(a.copy() for a in setup.arrays)
-        fi = self.arrays[0]
+        fi, ter, sc = self.arrays[0], self.arrays[2], self.arrays[3]
         n = fi.shape[0]
-        self.p = np.zeros((n, L.P_COLS))
+        self.n = n
+        self.nobj = int(sc[L.S_NOBJ])
+        self.p = np.zeros((n + self.nobj, L.P_COLS))
         self.p[:, L.P_X] = L.OFF_BOARD
         self.p[:, L.P_Y] = L.OFF_BOARD
-        self.s = np.zeros((n, L.S_COLS), dtype=np.int64)
+        ob = int(sc[L.S_OBASE])
+        for o in range(self.nobj):  # the throwable objects where the scenario puts them
+            self.p[n + o, L.P_X] = ter[ob + o, L.OB_X]
+            self.p[n + o, L.P_Y] = ter[ob + o, L.OB_Y]
+        self.s = np.zeros((n + self.nobj, L.S_COLS), dtype=np.int64)
         self.g = np.zeros(L.G_COLS, dtype=np.int64)
         self.g[L.G_END] = -1
         self.g[L.G_TURN] = 1
@@ -72,6 +78,14 @@ class Sandbox:
             if mode == "ready":
                 self.s[i, L.S_READY] = 1
                 self.s[i, L.S_DONE] = 1
+
+    def place_object(self, o: int, x: float, y: float) -> None:
+        """Put throwable object ``o`` (scenario order, symmetric copies after each) at (x, y)."""
+        self.p[self.n + o, L.P_X] = x
+        self.p[self.n + o, L.P_Y] = y
+
+    def object_pos(self, o: int) -> tuple[float, float]:
+        return float(self.p[self.n + o, L.P_X]), float(self.p[self.n + o, L.P_Y])
 
     def start_from(self, i: int, x: float, y: float) -> None:
         """Where ``i`` began its turn (for attacks in the back)."""
@@ -163,6 +177,21 @@ class Sandbox:
         from analyzer.games.d20.match import match_nb as M
 
         self._op(M.OP_ACTION_PHASE, side, 0, POLICIES[policy])
+
+    def throw(self, i: int, j: int, o: int) -> int:
+        """``i`` throws object ``o`` at ``j`` if it may: 1; else why not (``can_throw``: -1 in
+        HtH, -2 Power below the DL, -3 not touching it, -4 too far, -5 arc, HtH or sight)."""
+        from analyzer.games.d20.match import match_nb as M
+
+        return int(self._op(M.OP_THROW, i, j, o))
+
+    def best_attack(self, i: int, policy: str = "greedy") -> tuple[int, int, int]:
+        """``best_attack``: (kind: 0 none, 1 shot, 2 blow, 3 + o throw of object o, target,
+        cover)."""
+        from analyzer.games.d20.match import match_nb as M
+
+        v = int(self._op(M.OP_BEST_ATTACK, i, 0, POLICIES[policy]))
+        return v // 10000, (v // 100) % 100 - 1, v % 100 - 1
 
     def sight(self, i: int, j: int) -> int:
         """Cover bonus of ``j`` if ``i`` may shoot it now, else -1."""

@@ -33,6 +33,10 @@ def figure_names(setup: Any) -> list[str]:
     return names
 
 
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
 def _cm(v: int) -> str:
     return f"{v / 10:.1f}"
 
@@ -92,6 +96,23 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 f"  {names[a]} shoots {names[b]} with {gun}: D20 {d}, total {e} vs PD {f}: "
                 f"{res}{tag}"
             )
+        elif kind == L.E_THROW:
+            obj = comp.object_names[c] if c < len(comp.object_names) else "an object"
+            extra = []
+            if i & 1:
+                extra.append("in the back +1")
+            cov = i >> 3
+            if cov:
+                extra.append(f"{COVER[cov]} +{cov} PD")
+            tag = f" [{', '.join(extra)}]" if extra else ""
+            res = f"hit, {h} CP lost" if h > 0 else "missed"
+            lines.append(
+                f"  {names[a]} throws {_article(obj)} (DL {j}) at {names[b]}: D20 {d}, total {e} "
+                f"vs PD {f}: {res}{tag}"
+            )
+        elif kind == L.E_LAND:
+            obj = comp.object_names[a] if a < len(comp.object_names) else "object"
+            lines.append(f"    the {obj} lands at ({_cm(b)}, {_cm(c)}) cm")
         elif kind == L.E_BLOW:
             extra = []
             if i & 1:
