@@ -73,7 +73,11 @@ LISTS = Path(__file__).resolve().parents[2] / "configs" / "d20" / "lists"
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    d = tmp_path_factory.mktemp("d20m")
+    return write_files(tmp_path_factory.mktemp("d20m"))
+
+
+def write_files(d):
+    """The test cards, the two lists and the test ground (elimination, virus) in ``d``."""
     (d / "units.yaml").write_text(CARDS)
     (d / "a.yaml").write_text(LIST_A)
     (d / "b.yaml").write_text(LIST_B)

@@ -13,7 +13,6 @@ import pytest
 from analyzer.errors import InputError
 from analyzer.games.d20.match import layout as L
 from analyzer.games.d20.match.engine import ENGINE
-from analyzer.games.d20.match.sandbox import Sandbox
 from analyzer.match import prepare
 from analyzer.match.runner import run_records, trace_events
 from tests.games.test_d20_match_rules import (
@@ -21,12 +20,11 @@ from tests.games.test_d20_match_rules import (
     A_BRAWL,
     B0,
     B1,
-    CARDS,
-    LIST_A,
-    LIST_B,
     LISTS,
     SCENARIO,
+    write_files,
 )
+from tests.games.test_d20_match_rules import make as rules_box
 
 OBJECTS = """
 objects:
@@ -37,45 +35,35 @@ CHAIR, CRATE = 0, 1
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory):
-    d = tmp_path_factory.mktemp("d20throw")
-    (d / "units.yaml").write_text(CARDS)
-    (d / "a.yaml").write_text(LIST_A)
-    (d / "b.yaml").write_text(LIST_B)
-    (d / "scen.yaml").write_text(SCENARIO.replace("OBJ", "elimination") + OBJECTS)
+def throw_files(tmp_path_factory):
+    """``test_d20_match_rules``' files and ``throw.yaml``: its test ground with the objects."""
+    d = write_files(tmp_path_factory.mktemp("d20throw"))
+    (d / "throw.yaml").write_text(SCENARIO.replace("OBJ", "elimination") + OBJECTS)
     return d
 
 
-def make(files, **options):
-    sides = ENGINE.load_sides(files / "a.yaml", files / "b.yaml", files / "units.yaml")
-    setup = ENGINE.prepare(
-        sides.cards,
-        sides.lists,
-        policies=("greedy", "greedy"),
-        options=options,
-        scenario=str(files / "scen.yaml"),
-    )
-    return Sandbox(setup)
+def make(folder, **options):
+    return rules_box(folder, "throw.yaml", **options)
 
 
 def throws(box):
     return [r for r in box.events() if r[0] == L.E_THROW]
 
 
-def ready_to_throw(files):
+def ready_to_throw(throw_files):
     """The Brawler at (50, 40) facing +y touching the chair (centres 2 cm apart, within
     1.25 + 1 + 0.2), a Target 3.5 cm away edge to edge (centre at y 46), facing it."""
-    box = make(files)
+    box = make(throw_files)
     box.place(A_BRAWL, 50, 40, facing=90)
     box.place_object(CHAIR, 50, 38)
     box.place(B0, 50, 46, facing=-90)
     return box
 
 
-def test_throw_damage_is_dl_plus_power_plus_d20_against_pd(files):
+def test_throw_damage_is_dl_plus_power_plus_d20_against_pd(throw_files):
     """DL 5 + Power 9 + D20 12 = 26 vs PD 20: 6 CP; the chair lands at the Target's feet
     on the thrower's side (centre 1.25 + 1 + 0.05 cm from the Target's)."""
-    box = ready_to_throw(files)
+    box = ready_to_throw(throw_files)
     box.script([12])
     assert box.throw(A_BRAWL, B0, CHAIR) == 1
     assert box.cp(B0) == 40 - 6
@@ -86,8 +74,8 @@ def test_throw_damage_is_dl_plus_power_plus_d20_against_pd(files):
     assert any("throws a chair (DL 5)" in line for line in box.lines())
 
 
-def test_a_throw_that_does_not_beat_pd_misses(files):
-    box = ready_to_throw(files)
+def test_a_throw_that_does_not_beat_pd_misses(throw_files):
+    box = ready_to_throw(throw_files)
     box.script([6])  # 5 + 9 + 6 = 20 vs 20: equal misses, as for a shot
     assert box.throw(A_BRAWL, B0, CHAIR) == 1
     assert box.cp(B0) == 40
@@ -95,9 +83,9 @@ def test_a_throw_that_does_not_beat_pd_misses(files):
     assert box.object_pos(CHAIR) == pytest.approx((50, 43.7))  # it lands all the same
 
 
-def test_throwing_range_is_power_minus_dl(files):
+def test_throwing_range_is_power_minus_dl(throw_files):
     """Power 9 - DL 5 = 4 cm, edge to edge like a Reach: 4.0 cm is in range, 4.1 is not."""
-    box = ready_to_throw(files)
+    box = ready_to_throw(throw_files)
     box.place(B0, 50, 46.5, facing=-90)  # gap 6.5 - 2.5 = 4.0
     box.script([12])
     assert box.throw(A_BRAWL, B0, CHAIR) == 1
@@ -106,28 +94,28 @@ def test_throwing_range_is_power_minus_dl(files):
     assert box.throw(A_BRAWL, B0, CHAIR) == -4
 
 
-def test_an_object_needs_power_at_least_its_dl(files):
+def test_an_object_needs_power_at_least_its_dl(throw_files):
     """The crate (DL 10) is beyond the Brawler's Power 9, however close the target."""
-    box = ready_to_throw(files)
+    box = ready_to_throw(throw_files)
     box.place_object(CRATE, 50, 37)
     assert box.throw(A_BRAWL, B0, CRATE) == -2
 
 
-def test_only_an_object_the_stand_touches_can_be_thrown(files):
-    box = ready_to_throw(files)
+def test_only_an_object_the_stand_touches_can_be_thrown(throw_files):
+    box = ready_to_throw(throw_files)
     box.place_object(CHAIR, 50, 37.5)  # centres 2.5 cm apart: 0.25 cm between the edges
     assert box.throw(A_BRAWL, B0, CHAIR) == -3
 
 
-def test_no_throw_in_hth(files):
+def test_no_throw_in_hth(throw_files):
     """A throw is a Shot: a figurine in contact with an enemy does not throw."""
-    box = ready_to_throw(files)
+    box = ready_to_throw(throw_files)
     box.place(B1, 52.5, 40, facing=180)  # touching the Brawler's side
     assert box.throw(A_BRAWL, B0, CHAIR) == -1
 
 
-def test_a_throw_needs_the_front_arc_and_a_sightline(files):
-    box = ready_to_throw(files)
+def test_a_throw_needs_the_front_arc_and_a_sightline(throw_files):
+    box = ready_to_throw(throw_files)
     box.place(A_BRAWL, 50, 40, facing=-90)  # its back to the Target
     assert box.throw(A_BRAWL, B0, CHAIR) == -5
     box.place(A_BRAWL, 50, 40, facing=90)
@@ -136,9 +124,9 @@ def test_a_throw_needs_the_front_arc_and_a_sightline(files):
     assert box.throw(A_BRAWL, B0, CHAIR) == -5
 
 
-def test_throw_in_the_back_and_in_cover(files):
+def test_throw_in_the_back_and_in_cover(throw_files):
     """ "Shooting in the back" +1 and the target's cover +1 PD (slight: the hedge at y 67-68)."""
-    box = make(files)
+    box = make(throw_files)
     box.place(A_BRAWL, 50, 63.5, facing=90)
     box.place_object(CHAIR, 50, 61.5)
     box.place(B0, 50, 69.5, facing=90)  # gap 3.5, looking away, behind the hedge
@@ -149,8 +137,8 @@ def test_throw_in_the_back_and_in_cover(files):
     assert box.cp(B0) == 34
 
 
-def test_a_thrown_object_can_be_thrown_again(files):
-    box = ready_to_throw(files)
+def test_a_thrown_object_can_be_thrown_again(throw_files):
+    box = ready_to_throw(throw_files)
     box.script([12, 15])
     box.throw(A_BRAWL, B0, CHAIR)  # the chair lands at (50, 43.7)
     assert box.throw(A_BRAWL, B0, CHAIR) == -3  # 3.7 cm away now
@@ -159,20 +147,20 @@ def test_a_thrown_object_can_be_thrown_again(files):
     assert box.cp(B0) == 40 - 6 - (5 + 9 + 15 - 20)
 
 
-def test_greedy_throws_when_it_has_nothing_better(files):
+def test_greedy_throws_when_it_has_nothing_better(throw_files):
     """The Brawler has only a HtH weapon: out of contact, the chair is its attack (kind 3 +
     object); the random policy draws it too, being its only choice."""
-    box = ready_to_throw(files)
+    box = ready_to_throw(throw_files)
     assert box.best_attack(A_BRAWL) == (3 + CHAIR, B0, 0)
     assert box.best_attack(A_BRAWL, "random") == (3 + CHAIR, B0, 0)
     box.place_object(CHAIR, 60, 20)
     assert box.best_attack(A_BRAWL)[0] == 0
 
 
-def test_greedy_walks_to_an_object_and_throws_it(files):
+def test_greedy_walks_to_an_object_and_throws_it(throw_files):
     """The Brawler (Movement 12) 8 cm from the chair, a Target 6 cm beyond it: it moves
     to touch the chair on the Target's side and throws it in its Action/Shot phase."""
-    box = make(files)
+    box = make(throw_files)
     box.place(A_BRAWL, 50, 28, facing=90)
     box.place_object(CHAIR, 50, 36)
     box.place(B0, 50, 44.6, facing=-90)
@@ -182,22 +170,15 @@ def test_greedy_walks_to_an_object_and_throws_it(files):
     assert [(t[3], t[5]) for t in throws(box)] == [(A_BRAWL, CHAIR)]
 
 
-def test_objects_off_the_table_are_refused(files, tmp_path):
+def test_objects_off_the_table_are_refused(throw_files):
     bad = SCENARIO.replace("OBJ", "elimination") + OBJECTS.replace("x: 90", "x: 119.5")
-    (tmp_path / "scen.yaml").write_text(bad)
-    sides = ENGINE.load_sides(files / "a.yaml", files / "b.yaml", files / "units.yaml")
+    (throw_files / "bad.yaml").write_text(bad)
     with pytest.raises(InputError, match=r"objects\[1\] \(crate\)\.x: 119\.5"):
-        ENGINE.prepare(
-            sides.cards,
-            sides.lists,
-            policies=("greedy", "greedy"),
-            options={},
-            scenario=str(tmp_path / "scen.yaml"),
-        )
+        rules_box(throw_files, "bad.yaml")
 
 
-def test_an_object_off_the_table_is_an_invariant_violation(files):
-    box = ready_to_throw(files)
+def test_an_object_off_the_table_is_an_invariant_violation(throw_files):
+    box = ready_to_throw(throw_files)
     assert box.violations() == 0
     box.place_object(CRATE, 120.5, 20)
     assert box.violations() == 1

@@ -626,6 +626,21 @@ def best_gun(fi, ecp, s, i, j, dist, cover, back, halved, melee):
     return best, bv
 
 
+@njit((I2, I1, I1, U1, i8, i8, i8), **INNER)
+def shot_roll(s, g, dc, rng, i, att, pd):
+    """ "3.2 Shots": the D20 of a shot (or a throw, "considered as a Shot") by ``i`` with
+    ``att`` against ``pd``, counted, and the CP it removes ("higher": the difference):
+    (D20, damage)."""
+    r = d20(g, dc, rng)
+    dmg = att + r - pd if att + r > pd else 0
+    g[G_SHOTS] += 1
+    s[i, S_SHOTS] += 1
+    s[i, S_ACTED] = 1
+    if dmg > 0:
+        g[G_HITS] += 1
+    return r, dmg
+
+
 @njit((I2, F2, F2, F1, I1, F1, F2, I2, I1, I1, U1, I2, i8, i8, b1, i8, i8), **INNER)
 def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags, cover):
     """One Shot phase of ``i`` at its one target ``j`` ("3.2 Shots"; "A figurine with two
@@ -648,13 +663,7 @@ def shoot(fi, fr, ter, sc, op, ecp, p, s, g, dc, rng, ev, i, j, halved, flags, c
         if fi[i, F_GUN + 3 * w] < dist or (melee and fi[i, F_GUN + 3 * w + 2] == 1):
             continue
         att, pd = shot_margin(fi, s, i, w, j, cover, back, halved)
-        r = d20(g, dc, rng)
-        dmg = att + r - pd if att + r > pd else 0
-        g[G_SHOTS] += 1
-        s[i, S_SHOTS] += 1
-        s[i, S_ACTED] = 1
-        if dmg > 0:
-            g[G_HITS] += 1
+        r, dmg = shot_roll(s, g, dc, rng, i, att, pd)
         fl = flags + (1 if back else 0) + (2 if halved else 0) + 8 * cover
         log(g, ev, E_SHOT, fi[i, F_SIDE], i, j, w, r, att + r, pd, dmg, fl, 0)
         if dmg > 0:
@@ -818,13 +827,7 @@ def throw(fi, fr, ter, sc, p, s, g, dc, rng, ev, i, j, o, cover):
     back = rear(p, j, p[i, P_SX], p[i, P_SY])
     att = dl + fi[i, F_POWER] + (1 if back else 0)
     pd = fi[j, F_PD] + cover + (1 if s[j, S_MODE] == M_WATCHFUL else 0)
-    r = d20(g, dc, rng)
-    dmg = att + r - pd if att + r > pd else 0
-    g[G_SHOTS] += 1
-    s[i, S_SHOTS] += 1
-    s[i, S_ACTED] = 1
-    if dmg > 0:
-        g[G_HITS] += 1
+    r, dmg = shot_roll(s, g, dc, rng, i, att, pd)
     fl = (1 if back else 0) + 8 * cover
     log(g, ev, E_THROW, fi[i, F_SIDE], i, j, o, r, att + r, pd, dmg, fl, dl)
     dx = p[i, P_X] - p[j, P_X]

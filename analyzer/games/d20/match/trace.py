@@ -37,6 +37,23 @@ def _article(name: str) -> str:
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
 
+def _outcome(damage: int, flags: int) -> str:
+    """A shot's or a throw's result and its modifiers (``E_SHOT`` / ``E_THROW`` flags: 1 in
+    the back, 2 retreating, 4 ready-to-shoot reaction, 8 x the cover grade)."""
+    extra = []
+    if flags & 4:
+        extra.append("ready to shoot reaction")
+    if flags & 1:
+        extra.append("in the back +1")
+    if flags & 2:
+        extra.append("retreating: Skill halved")
+    cov = flags >> 3
+    if cov:
+        extra.append(f"{COVER[cov]} +{cov} PD")
+    tag = f" [{', '.join(extra)}]" if extra else ""
+    return (f"hit, {damage} CP lost" if damage > 0 else "missed") + tag
+
+
 def _cm(v: int) -> str:
     return f"{v / 10:.1f}"
 
@@ -80,35 +97,15 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             )
         elif kind == L.E_SHOT:
             gun = comp.guns[a][c] if c < len(comp.guns[a]) else "gun"
-            extra = []
-            if i & 4:
-                extra.append("ready to shoot reaction")
-            if i & 1:
-                extra.append("in the back +1")
-            if i & 2:
-                extra.append("retreating: Skill halved")
-            cov = i >> 3
-            if cov:
-                extra.append(f"{COVER[cov]} +{cov} PD")
-            tag = f" [{', '.join(extra)}]" if extra else ""
-            res = f"hit, {h} CP lost" if h > 0 else "missed"
             lines.append(
                 f"  {names[a]} shoots {names[b]} with {gun}: D20 {d}, total {e} vs PD {f}: "
-                f"{res}{tag}"
+                f"{_outcome(h, i)}"
             )
         elif kind == L.E_THROW:
-            obj = comp.object_names[c] if c < len(comp.object_names) else "an object"
-            extra = []
-            if i & 1:
-                extra.append("in the back +1")
-            cov = i >> 3
-            if cov:
-                extra.append(f"{COVER[cov]} +{cov} PD")
-            tag = f" [{', '.join(extra)}]" if extra else ""
-            res = f"hit, {h} CP lost" if h > 0 else "missed"
+            obj = comp.object_names[c] if c < len(comp.object_names) else "object"
             lines.append(
                 f"  {names[a]} throws {_article(obj)} (DL {j}) at {names[b]}: D20 {d}, total {e} "
-                f"vs PD {f}: {res}{tag}"
+                f"vs PD {f}: {_outcome(h, i)}"
             )
         elif kind == L.E_LAND:
             obj = comp.object_names[a] if a < len(comp.object_names) else "object"
