@@ -5,16 +5,18 @@
 SPEC ``winprob`` / ``woundkill`` / ``both``: greedy with the option(s) against greedy
 without (per side, each side with them in half of the matches); ``fast`` / ``nearest``:
 greedy's fast / nearest search against its full search (``greedy_search``, per side);
+``search`` with ``a=3 b=2``: greedy with ``greedy_search`` value a (``compile.SEARCHES``:
+0 full, 1 fast, 2 nearest, 3 lazy) against value b;
 ``random``: greedy against random; ``lookahead``: lookahead against greedy (each side in
 half).  Prints the score of the first named player (win 1, draw 1/2) with its 95% Wilson
 CI per list.
 
-``python benchmarks/rapture_ab.py speed PAIRS [SEED] [matches=256] [variant=1]``: greedy
-vs greedy with ``greedy_search=fast`` (variant 1; 2: ``nearest``) against ``full`` on the
-benchmark's default lists, in one process on one thread, alternating runs of the same
-matches: the median paired speed-up (full's time over the variant's, printed as "fast")
-per match and per activation, wall and thread CPU time, with quartiles and the load
-average.
+``python benchmarks/rapture_ab.py speed PAIRS [SEED] [matches=256] [variant=1] [base=0]``:
+greedy vs greedy with ``greedy_search`` value variant (1 fast, 2 nearest, 3 lazy) against
+value base (0 full) on the benchmark's default lists, in one process on one thread,
+alternating runs of the same matches: the median paired speed-up (base's time over the
+variant's; printed as "fast" and "full") per match and per activation, wall and thread CPU
+time, with quartiles and the load average.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ SLOTS = {
 #: the value written into the scored player's slots (the other side's get 0: ``full``
 #: for ``fast`` and ``nearest``, i.e. ``greedy_search`` 1 and 2 against 0)
 VALUES = {"nearest": 2}
+SEARCH = [2, 0]
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -66,7 +69,7 @@ def quartiles(xs: list[float]) -> str:
     return f"{statistics.median(xs):.3f}x (quartiles {q[0]:.3f}-{q[2]:.3f})"
 
 
-def speed(pairs: int, seed: int, matches: int, variant: int = 1) -> None:
+def speed(pairs: int, seed: int, matches: int, variant: int = 1, base: int = 0) -> None:
     """Paired timing of fast against full greedy search (see the module docstring);
     ``variant`` is the value of the fast search's slots (1: ``greedy_search=fast``)."""
     from bench_match import default_sides
@@ -74,6 +77,7 @@ def speed(pairs: int, seed: int, matches: int, variant: int = 1) -> None:
     a, b = default_sides("rapture")
     setups = {k: prepare("rapture", a, b, options={"greedy_search": k}) for k in ("fast", "full")}
     setups["fast"].arrays[5][L.O_AI_FAST0 : L.O_AI_FAST0 + 2] = variant
+    setups["full"].arrays[5][L.O_AI_FAST0 : L.O_AI_FAST0 + 2] = base
     for k in setups:  # compile or load the kernels before timing
         run_records(E.ENGINE, setups[k], 64, seed, threads=1)
     ratio: dict[str, list[float]] = {"match": [], "act": [], "cpu_match": [], "cpu_act": []}
@@ -110,15 +114,26 @@ def main() -> None:
     extra = {k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in extra.items()}
     only = extra.pop("only", "")
     if spec == "speed":
-        speed(n, seed, int(extra.pop("matches", 256)), int(extra.pop("variant", 1)))
+        speed(
+            n,
+            seed,
+            int(extra.pop("matches", 256)),
+            int(extra.pop("variant", 1)),
+            int(extra.pop("base", 0)),
+        )
         return
+    SEARCH[:] = [int(extra.pop("a", 2)), int(extra.pop("b", 0))]
     opts = {"first": "alternate", **extra}
     for name in [x for x in LISTS if not only or x in only.split(",")]:
         f = paths.system_config("rapture", "lists") / f"{name}.yaml"
         t0 = time.time()
         scores = []
         for flip in (0, 1):  # flip 1: the scored player is side B
-            if spec in SLOTS:
+            if spec == "search":  # greedy_search value a against b (layout.O_AI_FAST0)
+                setup = prepare("rapture", f, f, options=opts)
+                setup.arrays[5][L.O_AI_FAST0 + flip] = SEARCH[0]
+                setup.arrays[5][L.O_AI_FAST0 + 1 - flip] = SEARCH[1]
+            elif spec in SLOTS:
                 setup = prepare("rapture", f, f, options=opts)
                 for slot in SLOTS[spec]:
                     setup.arrays[5][slot + flip] = VALUES.get(spec, 1)  # OPT, per side

@@ -115,11 +115,13 @@ def test_greedy_lists_only_the_moves_that_can_beat_its_choice(
     # (policies_nb.value_bound) cannot beat a candidate already listed; the best
     # candidate is the same as with every candidate scored (mode 1).  Noelle (rifle range
     # 40) with Kyenar 30 cm away shoots: moving cannot beat the shot, no move is walked.
-    # With Kyenar out of range nothing beats moving, and every move is scored.
+    # With Kyenar out of range nothing beats moving, and every move is scored.  (The
+    # exact pruning of ``greedy_search=nearest``; the default ``lazy`` also scores moves
+    # unwalked, see the next test.)
     setup = prepare(
         _write_list(tmp_path, "A", ["Noelle"]),
         _write_list(tmp_path, "B", ["Kyenar"]),
-        options=MatchOptions(missions=False),
+        options=MatchOptions(missions=False, greedy_search="nearest"),
     )
     box = Sandbox(setup)
     box.terrain([("obstacle", 40, 20, 10, 2)])  # cover within reach: a move candidate
@@ -142,6 +144,40 @@ def test_greedy_lists_only_the_moves_that_can_beat_its_choice(
     assert (len(moves) == 0) == pruned
     assert len(best) < len(full) if pruned else best.tolist() == full.tolist()
     assert (int(full[np.argmax(full[:, L.C_SCORE]), L.C_KIND]) == L.A_RANGED) == pruned
+
+
+@pytest.mark.parametrize("kyenar_y", [60.0, 85.0])
+def test_lazy_search_walks_its_choice(tmp_path: Path, kyenar_y: float) -> None:
+    # ``greedy_search=lazy`` (the default) scores moves in mode 2 at the end of their
+    # straight line and walks only the best: the chosen candidate is a walked one (target
+    # not -2), and every move walked scores what mode 1 (every move walked) gives it.
+    setup = prepare(
+        _write_list(tmp_path, "A", ["Noelle"]),
+        _write_list(tmp_path, "B", ["Kyenar"]),
+        options=MatchOptions(missions=False),
+    )
+    box = Sandbox(setup)
+    box.terrain([("obstacle", 40, 20, 10, 2)])
+    box.place("A", "Noelle", 45, 30)
+    box.place("B", "Kyenar", 45, kyenar_y)
+    box.start()
+    u = box.unit("A", "Noelle")
+    lists = []
+    for mode in (1, 2):
+        n = box.op(17, u, mode)  # OP_CANDIDATES
+        lists.append(box.C[:n].copy())
+    full, lazy = lists
+    best = lazy[np.argmax(lazy[:, L.C_SCORE])]
+    assert best[L.C_TARGET] != -2
+    goals = {(k, x, y): c for k, x, y, c in full[:, [L.C_KIND, L.C_X, L.C_Y, L.C_SCORE]]}
+    walked = [
+        r
+        for r in lazy
+        if int(r[L.C_KIND]) == L.A_MOVE and r[L.C_TARGET] != -2 and np.isfinite(r[L.C_SCORE])
+    ]
+    for row in walked:
+        assert row[L.C_SCORE] == goals[(row[L.C_KIND], row[L.C_X], row[L.C_Y])]
+    assert (len(walked) == 0) == (kyenar_y == 60.0)  # the shot beats every move's bound
 
 
 @pytest.mark.parametrize("press", [True, False])

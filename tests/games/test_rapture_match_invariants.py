@@ -145,6 +145,10 @@ def test_fixed_edge_mirror_has_no_vp_margin(scenario: str | None) -> None:
     # turned 180 degrees), so with the edges fixed a mirror match has no edge bias: the
     # VP margin A - B is 0 within its 95% interval (fixed seed: deterministic).  Before
     # the fix the squad-mates were offset in board coordinates: margin about -4 VP.
+    # 16,000 matches over four seeds (4,000 at seed 2027 until 2026-12-08: with
+    # ``greedy_search=lazy`` that one sample gave +2.27 VP, SE 1.01, on generated terrain,
+    # while seeds 2028-2030 gave +0.28, -1.06 and -0.76; a 95% test of one sample fails
+    # one fair engine in twenty).
     setup = _setup(
         "survivors_patrol",
         "survivors_patrol",
@@ -154,11 +158,13 @@ def test_fixed_edge_mirror_has_no_vp_margin(scenario: str | None) -> None:
         swap_edges=False,
         first="alternate",
     )
-    n = 4000
-    rec, _ = _records(setup, n, seed=2027, threads=2)
-    assert not rec[:, C.R_VIOLATIONS].any()
-    d = (rec[:, C.R_SCORE_A] - rec[:, C.R_SCORE_B]).astype(float)
-    se = d.std(ddof=1) / np.sqrt(n)
+    margins = []
+    for seed in (2027, 2028, 2029, 2030):
+        rec, _ = _records(setup, 4000, seed=seed, threads=2)
+        assert not rec[:, C.R_VIOLATIONS].any()
+        margins.append((rec[:, C.R_SCORE_A] - rec[:, C.R_SCORE_B]).astype(float))
+    d = np.concatenate(margins)
+    se = d.std(ddof=1) / np.sqrt(len(d))
     assert abs(d.mean()) <= 1.96 * se, (d.mean(), se)
 
 

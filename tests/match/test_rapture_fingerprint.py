@@ -38,10 +38,21 @@ LISTS = [
 #: within an activation (2026-12-03, fourth round) left every digest unchanged.  Retaken
 #: for greedy and lookahead when ``greedy_search=nearest`` became the default (2026-12-08:
 #: the cover position behind the nearest cover piece only); the previous default's digests
-#: are ``FULL_DIGESTS``, reproduced with ``greedy_search=full``.
+#: are ``FULL_DIGESTS``, reproduced with ``greedy_search=full``.  Retaken again for greedy
+#: and lookahead when ``greedy_search=lazy`` became the default (the same day: fewer
+#: candidates, moves walked only while the best); ``nearest``'s are ``NEAREST_DIGESTS``.
 DIGESTS = {
     ("random", None, 300): "104a7aeea334f5af",
     ("random", "crossroads", 300): "bc23767b28153df4",
+    ("greedy", None, 300): "cf094f0bf4488558",
+    ("greedy", "crossroads", 300): "d0f5e4a7f3d92583",
+    ("lookahead", None, 24): "c9c74bc793d068e2",
+    ("lookahead", "crossroads", 24): "86c6fb182e60ddab",
+}
+
+
+#: The same runs with ``greedy_search=nearest`` (the default of 2dd6fd0).
+NEAREST_DIGESTS = {
     ("greedy", None, 300): "07a9009d8405aacb",
     ("greedy", "crossroads", 300): "8739e11dcda1cbe7",
     ("lookahead", None, 24): "860f922e749c66c3",
@@ -99,3 +110,11 @@ def test_fast_search_records_match_their_fingerprint(key: tuple[str, str | None,
 )
 def test_full_search_records_match_their_fingerprint(key: tuple[str, str | None, int]) -> None:
     assert _digest(key, greedy_search="full") == FULL_DIGESTS[key]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "key", list(NEAREST_DIGESTS), ids=[f"nearest-{p}-{s}" for p, s, _ in NEAREST_DIGESTS]
+)
+def test_nearest_search_records_match_their_fingerprint(key: tuple[str, str | None, int]) -> None:
+    assert _digest(key, greedy_search="nearest") == NEAREST_DIGESTS[key]

@@ -89,8 +89,8 @@ OPTION_HELP = {
     "greedy_win_prob": "greedy: score VP by the chance of winning they add (rounds, VP left)",
     "greedy_wound_kill": "greedy: value wounds by the kill chance they add, not per HP",
     "greedy_search": (
-        "greedy: nearest (default; the nearest cover piece), full (two cover pieces, ~1.06x"
-        " slower) or fast (fewer, ~1.16x faster than full, weaker)"
+        "greedy: lazy (default; nearest's moves, walked only while best), nearest (the nearest"
+        " cover piece), full (two cover pieces) or fast (fewer, weaker)"
     ),
     "check_invariants": "check the state after every activation (counted as violations)",
     "round1_first": "force the first activation of round 1: -1 by the rules, 0 A, 1 B",

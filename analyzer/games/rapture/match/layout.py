@@ -321,7 +321,8 @@ O_AI_WINPROB0 = O_AI_CARRY0 + 2
 #: per side: 1: greedy values wounds through the kill chance they add (not per HP)
 O_AI_WOUNDKILL0 = O_AI_WINPROB0 + 2
 #: per side: greedy's search: 0 full, 1 fast (fewer move candidates scored), 2 nearest
-#: (the nearest cover piece only; the default)
+#: (the nearest cover piece only), 3 lazy (nearest's, fewer, moves walked while best;
+#: the default)
 O_AI_FAST0 = O_AI_WOUNDKILL0 + 2
 O_COLS = O_AI_FAST0 + 2
 

@@ -231,6 +231,8 @@ MOVE_COST = 0.05
 RP_COST = 0.4
 #: ``candidates`` mode: score only what the greedy choice needs (moves pruned by a bound).
 SCORE_BEST = 2
+#: greedy_search=lazy: a second advance within 10 degrees of the first is not listed
+PARALLEL_COS = 0.985
 #: Margins of that bound: cm beyond the move budget a walk could end (none is known), and
 #: VP for rounding.
 WS_SLACK = 0.5
@@ -1237,9 +1239,14 @@ def candidates(X, u, C, mode):
     charges on reachable opposing models, retreat, get up, extinguish fire, pick up.
     Greedy's search (``greedy_search``, per side ``O_AI_FAST0``): ``full`` lists the
     positions behind the first two cover pieces within reach (in terrain order) and an
-    advance towards each of the two targets; ``nearest`` (the default) the position behind
-    the nearest cover piece only; ``fast`` the first cover piece only and no advance
-    towards the second target (its charge stays).
+    advance towards each of the two targets; ``nearest`` the position behind the nearest
+    cover piece only; ``lazy`` (the default) as ``nearest``, but the cover position only
+    where some opposing attack reaches the lead (``value_at``'s threat), no advance towards
+    the second target when both lie beyond reach within 10 degrees of each other (its
+    charge stays), and in mode 2 each move scored at the end of its straight line within
+    the move budget, walked and scored again only while it is the best listed (so the
+    choice is no longer exactly mode 1's); ``fast`` the first cover piece only and no
+    advance towards the second target (its charge stays).
     """
     SI = xSI(X)
     SF = xSF(X)
@@ -1269,11 +1276,16 @@ def candidates(X, u, C, mode):
     side = US[u, US_SIDE]
     # greedy_search (O_AI_FAST0): 0 full (the first two cover pieces within reach, an
     # advance towards each of the two targets), 1 fast (the first cover piece, the first
-    # target only), 2 nearest (the nearest cover piece, both targets; the default)
+    # target only), 2 nearest (the nearest cover piece, both targets), 3 lazy (the default:
+    # nearest's, the cover position only where a threat reaches the lead, no second
+    # advance along the first, and in mode SCORE_BEST moves scored at their straight
+    # line's end and walked only while the best)
     search = OPT[O_AI_FAST0 + side] if greedy else np.int64(0)
     fast = search == 1
     one_cover = search != 0
-    nearest_cover = search == 2
+    nearest_cover = search >= 2
+    lazy_search = search == 3
+    lazy = lazy_search and mode == SCORE_BEST
     pl = SI[lead, SI_POOL]
     nmod = SI.shape[0]
     engaged = UI[u, UI_ENG] == 1
@@ -1389,9 +1401,10 @@ def candidates(X, u, C, mode):
     floor = np.inf  # a move scores below this (mode SCORE_BEST)
     floor_charge = np.inf  # and a charge
     W = xWS(X)[WS_W : WS_W + nmod * W_COLS].reshape((nmod, W_COLS))
+    here_threat = 1.0
     if greedy:
         p_prepare_values(X, u, W)
-        here, _, _ = p_value_at(X, u, W, x0, y0, ap, moves_left, np.int64(-1))
+        here, _, here_threat = p_value_at(X, u, W, x0, y0, ap, moves_left, np.int64(-1))
         if mode == SCORE_BEST:
             slack = WS_SLACK + xWS(X)[WS_DECIDE + DEC_BUDGET]
             ub, ub_charge = value_bound(X, u, W, x0, y0, ap - 1, moves_left - 1, slack)
@@ -1447,6 +1460,9 @@ def candidates(X, u, C, mode):
             if best >= 0:
                 tgt[nt_] = best
                 nt_ += 1
+    ux0 = 0.0
+    uy0 = 0.0
+    far0 = False
     for j in range(nt_):
         t = tgt[j]
         tx = MF[t, MF_X]
@@ -1480,16 +1496,37 @@ def candidates(X, u, C, mode):
         stop = cr + 0.5
         if shooter:
             stop = max(stop, cr + SF[lead, SF_RANGE] - 1.0)
+        far = dist - stop >= budget + 1.0
+        if j == 0:
+            ux0 = ux
+            uy0 = uy
+            far0 = far
+        elif lazy_search and far and far0 and ux * ux0 + uy * uy0 >= PARALLEL_COS:
+            continue  # both beyond reach within 10 degrees: the walks end close together
         if dist > stop + 0.5:
             n = _move(
-                X, u, C, n, W, tx - ux * stop, ty - uy * stop, greedy, here, ap, moves_left, floor
+                X,
+                u,
+                C,
+                n,
+                W,
+                tx - ux * stop,
+                ty - uy * stop,
+                greedy,
+                here,
+                ap,
+                moves_left,
+                floor,
+                lazy,
             )
     # out of the water: a shooter may not shoot from a body of water ("Bodies of Water")
     if greedy and shooter and in_water(X, x0, y0):
-        n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor)
+        n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor, lazy)
     # behind cover: the far side of the closest cover pieces, seen from the opposing centroid
     nc = np.int64(0)
-    if nearest_cover:
+    if lazy_search and here_threat <= 0.0:
+        nc = np.int64(2)  # no cover position where no opposing attack reaches the lead
+    elif nearest_cover:
         bp = np.int64(-1)
         bd2 = (budget + 8.0) ** 2
         for p in range(G[G_NT]):
@@ -1516,7 +1553,19 @@ def candidates(X, u, C, mode):
                 hy = 0.5 * (TER[bp, TY1] - TER[bp, TY0]) + r + 0.2
                 sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
                 n = _move(
-                    X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor
+                    X,
+                    u,
+                    C,
+                    n,
+                    W,
+                    px + dx * sc,
+                    py + dy * sc,
+                    greedy,
+                    here,
+                    ap,
+                    moves_left,
+                    floor,
+                    lazy,
                 )
     for p in range(G[G_NT] if nc == 0 else 0):
         k = TER[p, TK]
@@ -1536,7 +1585,9 @@ def candidates(X, u, C, mode):
         hx = 0.5 * (TER[p, TX1] - TER[p, TX0]) + r + 0.2
         hy = 0.5 * (TER[p, TY1] - TER[p, TY0]) + r + 0.2
         sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
-        n = _move(X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor)
+        n = _move(
+            X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor, lazy
+        )
         nc += 1
         if nc >= 2 or one_cover:
             break
@@ -1545,12 +1596,12 @@ def candidates(X, u, C, mode):
         k = G[G_MIS0 + side]
         if MIS[k, M_KIND] == MIS_HOLD:
             gx, gy = _area_point(X, side)
-            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor)
+            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy)
         elif MIS[k, M_KIND] == MIS_CARRY and G[G_DONE0 + side] == 0:
             if G[G_CARRIER0 + side] == u:
                 gy = own_edge_y(X, side)
                 gy = gy + r + 1.0 if gy == 0.0 else gy - r - 1.0
-                n = _move(X, u, C, n, W, x0, gy, greedy, here, ap, moves_left, floor)
+                n = _move(X, u, C, n, W, x0, gy, greedy, here, ap, moves_left, floor, lazy)
             elif G[G_CARRIER0 + side] < 0:
                 ox = GF[GF_OBJX0 + 2 * side]
                 oy = GF[GF_OBJY0 + 2 * side]
@@ -1570,6 +1621,7 @@ def candidates(X, u, C, mode):
                         ap,
                         moves_left,
                         floor,
+                        lazy,
                     )
     # escaping allies (rescue)
     for v in range(US.shape[0]):
@@ -1580,7 +1632,7 @@ def candidates(X, u, C, mode):
         lv = lead_model(X, v)
         if lv >= 0:
             n = _move(
-                X, u, C, n, W, MF[lv, MF_X], MF[lv, MF_Y], greedy, here, ap, moves_left, floor
+                X, u, C, n, W, MF[lv, MF_X], MF[lv, MF_Y], greedy, here, ap, moves_left, floor, lazy
             )
     if not greedy:
         # away from the opposing centroid, and a random destination within reach
@@ -1601,6 +1653,7 @@ def candidates(X, u, C, mode):
                 ap,
                 moves_left,
                 floor,
+                lazy,
             )
         ang = 2.0 * math.pi * (die(xRNG(X), np.int64(360)) - 1) / 360.0
         dist = budget * die(xRNG(X), np.int64(100)) / 100.0
@@ -1614,11 +1667,29 @@ def candidates(X, u, C, mode):
             y0 + dist * math.sin(ang),
             np.float64(0.0),
         )
+    if lazy:
+        # greedy_search=lazy: walk the best move scored unwalked (target -2) and score it
+        # again where the walk ends (dropped if it does not move), until the best listed
+        # candidate is a walked one; pick() then takes it
+        while True:
+            best = np.int64(0)
+            for i in range(1, n):
+                if C[i, C_SCORE] > C[best, C_SCORE]:
+                    best = i
+            if C[best, C_TARGET] != -2:
+                break
+            C[best, C_TARGET] = -1
+            ex, ey, _, _ = reach_point(X, lead, C[best, C_X], C[best, C_Y], np.bool_(False))
+            if (ex - x0) ** 2 + (ey - y0) ** 2 < 0.25:
+                C[best, C_SCORE] = -np.inf
+                continue
+            score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, np.int64(-1))
+            C[best, C_SCORE] = score - here - MOVE_COST
     return n
 
 
 @njit(**INNER)
-def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor):
+def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy):
     """A move candidate towards (gx, gy), scored by the change of the position value; left
     out when a candidate listed scores at least ``floor`` (its score's bound)."""
     SF = xSF(X)
@@ -1631,6 +1702,20 @@ def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor):
         return _add(C, n, np.int64(A_MOVE), lead, np.int64(-1), gx, gy, np.float64(0.0))
     if _beaten(C, n, floor):
         return n
+    if lazy:
+        # greedy_search=lazy: scored at the end of the straight line within the budget (no
+        # walk); candidates() walks it (target -1) only while it is the best listed
+        x0 = MF[lead, MF_X]
+        y0 = MF[lead, MF_Y]
+        dd = math.sqrt((gx - x0) ** 2 + (gy - y0) ** 2)
+        if dd < 0.5:
+            return n
+        f = min(1.0, xWS(X)[WS_DECIDE + DEC_BUDGET] / dd)
+        ex = x0 + (gx - x0) * f
+        ey = y0 + (gy - y0) * f
+        score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, np.int64(-1))
+        score -= here + MOVE_COST
+        return _add(C, n, np.int64(A_MOVE), lead, np.int64(-2), gx, gy, score)
     ex, ey, _, _ = reach_point(X, lead, gx, gy, np.bool_(False))
     if (ex - MF[lead, MF_X]) ** 2 + (ey - MF[lead, MF_Y]) ** 2 < 0.25:
         return n
@@ -1640,7 +1725,7 @@ def _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor):
 
 
 @njit(**INNER)
-def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor):
+def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor, lazy):
     """Move candidates out of the water pieces under (x0, y0): straight to each of their
     four edges, just past it."""
     TER = xTER(X)
@@ -1652,7 +1737,7 @@ def _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor):
         for k in range(4):
             gx = x0 if k >= 2 else (TER[p, TX0] - 0.2 if k == 0 else TER[p, TX1] + 0.2)
             gy = y0 if k < 2 else (TER[p, TY0] - 0.2 if k == 2 else TER[p, TY1] + 0.2)
-            n = _move(X, u, C, n, W, gx, gy, np.bool_(True), here, ap, moves_left, floor)
+            n = _move(X, u, C, n, W, gx, gy, np.bool_(True), here, ap, moves_left, floor, lazy)
     return n
 
 
