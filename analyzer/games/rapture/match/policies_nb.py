@@ -1679,12 +1679,21 @@ def candidates(X, u, C, mode):
             if C[best, C_TARGET] != -2:
                 break
             C[best, C_TARGET] = -1
-            ex, ey, _, _ = reach_point(X, lead, C[best, C_X], C[best, C_Y], np.bool_(False))
+            gx = C[best, C_X]
+            gy = C[best, C_Y]
+            ex, ey, _, _ = reach_point(X, lead, gx, gy, np.bool_(False))
             if (ex - x0) ** 2 + (ey - y0) ** 2 < 0.25:
                 C[best, C_SCORE] = -np.inf
                 continue
+            # the walk ended where _move scored it (the same bits from the same formula):
+            # its score stands (value_at depends only on the point and the state)
+            f = min(
+                1.0, xWS(X)[WS_DECIDE + DEC_BUDGET] / math.sqrt((gx - x0) ** 2 + (gy - y0) ** 2)
+            )
+            if ex == x0 + (gx - x0) * f and ey == y0 + (gy - y0) * f:
+                continue
             score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, np.int64(-1))
-            C[best, C_SCORE] = score - here - MOVE_COST
+            C[best, C_SCORE] = score - (here + MOVE_COST)  # rounded as in _move
     return n
 
 
