@@ -119,3 +119,25 @@ def test_fast_greedy_keeps_greedy_strength() -> None:
     )
     rec, _u = run_records(ENGINE, setup, 200, 32, threads=1)
     assert score(rec, 0) >= 0.90
+
+
+def test_strong_side_plays_the_exact_greedy_in_its_rollouts() -> None:
+    """``greedy_fast`` leaves a strong side alone: it ranks the exact greedy's plans and
+    its own warriors play the exact greedy in its rollouts, so setting its side's bit
+    changes nothing (``a`` = ``none``, ``both`` = ``b``), while the greedy enemy's bit
+    does change the records."""
+
+    def records(fast: str) -> tuple[np.ndarray, np.ndarray]:
+        setup = prepare(
+            "hybrid",
+            GRIFFIN,
+            GRIFFIN,
+            policies=("strong", "greedy"),
+            options={"greedy_fast": fast, "first": "alternate", "lookahead_rollouts": 2},
+        )
+        return run_records(ENGINE, setup, 6, 41, threads=1)
+
+    none, a, b, both = (records(f) for f in ("none", "a", "b", "both"))
+    assert all(np.array_equal(x, y) for x, y in zip(none, a, strict=True))
+    assert all(np.array_equal(x, y) for x, y in zip(b, both, strict=True))
+    assert not np.array_equal(none[0], b[0]) or not np.array_equal(none[1], b[1])

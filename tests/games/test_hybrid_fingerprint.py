@@ -3,10 +3,12 @@
 The digests (sha256 of the match and unit records, seed 11, two threads, first side
 alternating) were retaken after the Skilled Firing ambushes and the closing of doors
 (records changed on purpose), then after the Aura and Mutation Cards (records changed on
-purpose); ``BEFORE_CARDS`` holds the digests of ``9855a55``, which the same matches with
-``aura`` and ``mutation`` off must still give, and ``FORMER`` those of ``30588ef``, which
-they give with ``skilled_firing`` and ``close_doors`` off too.  A rule or AI change that
-alters records on purpose takes new digests: say so in the commit.
+purpose), then when ``greedy_fast=both`` became the default (2026-12-04, play changed on
+purpose).  ``EXACT`` holds the digests of ``5ae4372`` (the exact greedy), which the same
+matches with ``greedy_fast=none`` must still give; ``BEFORE_CARDS`` those of ``9855a55``,
+which they give with ``aura`` and ``mutation`` off too, and ``FORMER`` those of
+``30588ef``, which they give with ``skilled_firing`` and ``close_doors`` off as well.  A
+rule or AI change that alters records on purpose takes new digests: say so in the commit.
 """
 
 from __future__ import annotations
@@ -40,6 +42,14 @@ CASES: dict[str, tuple[tuple[str, str], tuple[str, str], str, int, tuple[tuple[s
     ),
 }
 DIGESTS = {
+    "greedy-lab": "359f895518aacc03",
+    "greedy-venom": "328d9de2140ae114",
+    "greedy-random-lab": "5b6ee127f86c9fb5",
+    "random-venom": "e3b5b1830daa47e6",
+    "strong-lab": "308e1e8018169546",
+}
+#: The same matches with greedy_fast=none (the exact greedy): the records of 5ae4372.
+EXACT = {
     "greedy-lab": "9a091015bb5e328e",
     "greedy-venom": "69d3f4a88ba47d5c",
     "greedy-random-lab": "859aaac1bfd9de85",
@@ -54,6 +64,7 @@ BEFORE_CARDS = {
     "random-venom": "abc23fd95331a04b",
     "strong-lab": "a74a553eea4c1237",
 }
+EXACT_GREEDY = (("greedy_fast", "none"),)
 NO_CARDS = (("aura", "none"), ("mutation", "none"))
 #: The same matches with skilled_firing and close_doors off: the records of 30588ef.
 FORMER = {
@@ -65,8 +76,10 @@ FORMER = {
 }
 
 
-def digest(key: str, before_cards: bool = False, former: bool = False) -> str:
+def digest(key: str, exact: bool = False, before_cards: bool = False, former: bool = False) -> str:
     pols, lists, scenario, n, opts = CASES[key]
+    if exact or before_cards or former:
+        opts = (*opts, *EXACT_GREEDY)
     if before_cards or former:
         opts = (*opts, *NO_CARDS)
     if former:
@@ -87,6 +100,12 @@ def digest(key: str, before_cards: bool = False, former: bool = False) -> str:
 @pytest.mark.parametrize("key", list(DIGESTS))
 def test_records_match_the_fingerprint(key: str) -> None:
     assert digest(key) == DIGESTS[key]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", list(EXACT))
+def test_exact_greedy_gives_the_records_before_the_fast_default(key: str) -> None:
+    assert digest(key, exact=True) == EXACT[key]
 
 
 @pytest.mark.slow

@@ -523,9 +523,13 @@ def test_a_round_activates_every_living_warrior_once(files) -> None:
 
 def test_strong_with_one_plan_plays_exactly_as_greedy(files) -> None:
     """``lookahead_k=1`` leaves the strong policy greedy's plan alone (no rollout, no draw
-    from the match generator): the same records as greedy, plan for plan."""
-    greedy = setup_with(files, policies=("greedy", "greedy"))
-    strong = setup_with(files, policies=("strong", "greedy"), lookahead_k=1, lookahead_order=False)
+    from the match generator): the same records as greedy, plan for plan.  The strong
+    policy ranks the exact greedy's plans, so side A's greedy is the exact one here
+    (``greedy_fast=b``: B's greedy is the fast default's in both)."""
+    greedy = setup_with(files, policies=("greedy", "greedy"), greedy_fast="b")
+    strong = setup_with(
+        files, policies=("strong", "greedy"), lookahead_k=1, lookahead_order=False, greedy_fast="b"
+    )
     a, ua = run_records(ENGINE, greedy, 40, seed=8, threads=1)
     b, ub = run_records(ENGINE, strong, 40, seed=8, threads=1)
     assert np.array_equal(a, b) and np.array_equal(ua, ub)

@@ -155,7 +155,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "purulent_wound": "enemy",
     "ambush_seek": "none",
     "event_seek": "none",
-    "greedy_fast": "none",
+    "greedy_fast": "both",
     "check_invariants": False,
 }
 OPTION_HELP: dict[str, str] = {
@@ -195,7 +195,9 @@ OPTION_HELP: dict[str, str] = {
     "activate (its event_worth less the Trap's risk): both, a, b, none",
     "greedy_fast": "which sides' greedy plans on a lower bound of the Movement costs (the "
     "walking distance) and checks only the chosen plan by an exact search (A*), taking the "
-    "next plan if it is out of reach: both, a, b, none (the exact search of every state)",
+    "next plan if it is out of reach: both (default), a, b, none (the exact greedy: the exact "
+    "search of every state, the records before 2026-12-04); a strong side always plans and "
+    "plays its rollouts with the exact greedy",
     "check_invariants": "run the invariant checker after every activation",
 }
 

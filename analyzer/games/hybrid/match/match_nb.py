@@ -3367,13 +3367,18 @@ def begin_turn(fi, s, g, ev, i):
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def activate(fi, mp, cell, sc, tab, s, g, occ, dc, rng, ev, wk, nb, plans, i, pol):
     """One warrior's turn: his previous Mode ends ("Defensive Combat": until the next
-    activation), the policy chooses, the plan is carried out."""
+    activation), the policy chooses, the plan is carried out.  ``greedy_fast`` applies to
+    a greedy side only: the strong policy ranks the exact greedy's plans, so its own
+    warriors play the exact greedy in its rollouts too (one greedy for the plan list and
+    the rollouts), while the rollouts' greedy enemy plays as that side's policy does."""
     begin_turn(fi, s, g, ev, i)
     if pol == POL_RANDOM:
         k = random_plan(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, rng, i)
     else:
         k = NEG
-        if pol == POL_GREEDY and (sc[S_GREEDY_FAST] >> fi[i, F_SIDE]) & 1 == 1:
+        side = fi[i, F_SIDE]
+        fast = (sc[S_GREEDY_FAST] >> side) & 1 == 1 and sc[S_POL_A + side] != POL_STRONG
+        if pol == POL_GREEDY and fast:
             npl = plans_for(fi, mp, cell, sc, tab, s, g, occ, wk, nb, plans, i, YES, YES)
             k = fast_choice(fi, sc, s, wk, nb, plans, npl, i)
         if k < 0:
