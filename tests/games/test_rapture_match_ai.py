@@ -107,21 +107,16 @@ def test_a_shooter_in_the_water_leaves_it_and_shoots(tmp_path: Path) -> None:
     assert any("ranged attack" in line for line in box.lines()), box.lines()
 
 
-@pytest.mark.parametrize(("kyenar_y", "pruned"), [(60.0, True), (85.0, False)])
-def test_greedy_lists_only_the_moves_that_can_beat_its_choice(
-    tmp_path: Path, kyenar_y: float, pruned: bool
-) -> None:
-    # Candidates in mode 2 (what greedy play uses) leave out a move whose upper bound
-    # (policies_nb.value_bound) cannot beat a candidate already listed; the best
-    # candidate is the same as with every candidate scored (mode 1).  Noelle (rifle range
-    # 40) with Kyenar 30 cm away shoots: moving cannot beat the shot, no move is walked.
-    # With Kyenar out of range nothing beats moving, and every move is scored.  (The
-    # exact pruning of ``greedy_search=nearest``; the default ``lazy`` also scores moves
-    # unwalked, see the next test.)
+def _noelle_candidates(
+    tmp_path: Path, kyenar_y: float, search: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Noelle's (A, rifle range 40, at (45, 30)) candidate lists in mode 1 (every move
+    walked and scored) and mode 2 (greedy play), with Kyenar (B) at (45, ``kyenar_y``)
+    and cover within reach, under ``greedy_search`` = ``search``."""
     setup = prepare(
         _write_list(tmp_path, "A", ["Noelle"]),
         _write_list(tmp_path, "B", ["Kyenar"]),
-        options=MatchOptions(missions=False, greedy_search="nearest"),
+        options=MatchOptions(missions=False, greedy_search=search),
     )
     box = Sandbox(setup)
     box.terrain([("obstacle", 40, 20, 10, 2)])  # cover within reach: a move candidate
@@ -133,7 +128,21 @@ def test_greedy_lists_only_the_moves_that_can_beat_its_choice(
     for mode in (1, 2):
         n = box.op(17, u, mode)  # OP_CANDIDATES
         lists.append(box.C[:n].copy())
-    full, best = lists
+    return lists[0], lists[1]
+
+
+@pytest.mark.parametrize(("kyenar_y", "pruned"), [(60.0, True), (85.0, False)])
+def test_greedy_lists_only_the_moves_that_can_beat_its_choice(
+    tmp_path: Path, kyenar_y: float, pruned: bool
+) -> None:
+    # Candidates in mode 2 (what greedy play uses) leave out a move whose upper bound
+    # (policies_nb.value_bound) cannot beat a candidate already listed; the best
+    # candidate is the same as with every candidate scored (mode 1).  Noelle (rifle range
+    # 40) with Kyenar 30 cm away shoots: moving cannot beat the shot, no move is walked.
+    # With Kyenar out of range nothing beats moving, and every move is scored.  (The
+    # exact pruning of ``greedy_search=nearest``; the default ``lazy`` also scores moves
+    # unwalked, see the next test.)
+    full, best = _noelle_candidates(tmp_path, kyenar_y, "nearest")
     kinds = full[:, L.C_KIND].astype(int)
     assert L.A_MOVE in kinds
     for c in (full, best):  # the same choice, first on ties (policies_nb.pick)
@@ -151,22 +160,7 @@ def test_lazy_search_walks_its_choice(tmp_path: Path, kyenar_y: float) -> None:
     # ``greedy_search=lazy`` (the default) scores moves in mode 2 at the end of their
     # straight line and walks only the best: the chosen candidate is a walked one (target
     # not -2), and every move walked scores what mode 1 (every move walked) gives it.
-    setup = prepare(
-        _write_list(tmp_path, "A", ["Noelle"]),
-        _write_list(tmp_path, "B", ["Kyenar"]),
-        options=MatchOptions(missions=False),
-    )
-    box = Sandbox(setup)
-    box.terrain([("obstacle", 40, 20, 10, 2)])
-    box.place("A", "Noelle", 45, 30)
-    box.place("B", "Kyenar", 45, kyenar_y)
-    box.start()
-    u = box.unit("A", "Noelle")
-    lists = []
-    for mode in (1, 2):
-        n = box.op(17, u, mode)  # OP_CANDIDATES
-        lists.append(box.C[:n].copy())
-    full, lazy = lists
+    full, lazy = _noelle_candidates(tmp_path, kyenar_y, "lazy")
     best = lazy[np.argmax(lazy[:, L.C_SCORE])]
     assert best[L.C_TARGET] != -2
     goals = {(k, x, y): c for k, x, y, c in full[:, [L.C_KIND, L.C_X, L.C_Y, L.C_SCORE]]}

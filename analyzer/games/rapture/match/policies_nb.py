@@ -1541,32 +1541,9 @@ def candidates(X, u, C, mode):
                 bp = p
         nc = np.int64(2)  # the loop below is skipped
         if bp >= 0:
-            px = 0.5 * (TER[bp, TX0] + TER[bp, TX1])
-            py = 0.5 * (TER[bp, TY0] + TER[bp, TY1])
-            dx = px - cx
-            dy = py - cy
-            dd = math.sqrt(dx * dx + dy * dy)
-            if dd > 1e-9:
-                dx /= dd
-                dy /= dd
-                hx = 0.5 * (TER[bp, TX1] - TER[bp, TX0]) + r + 0.2
-                hy = 0.5 * (TER[bp, TY1] - TER[bp, TY0]) + r + 0.2
-                sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
-                n = _move(
-                    X,
-                    u,
-                    C,
-                    n,
-                    W,
-                    px + dx * sc,
-                    py + dy * sc,
-                    greedy,
-                    here,
-                    ap,
-                    moves_left,
-                    floor,
-                    lazy,
-                )
+            ok, gx, gy = _cover_spot(TER, bp, cx, cy, r)
+            if ok:
+                n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy)
     for p in range(G[G_NT] if nc == 0 else 0):
         k = TER[p, TK]
         if TER[p, TCOVER] < 0.5 or (k != T_OBSTACLE and k != T_BUILDING):
@@ -1575,19 +1552,10 @@ def candidates(X, u, C, mode):
         py = 0.5 * (TER[p, TY0] + TER[p, TY1])
         if (px - x0) ** 2 + (py - y0) ** 2 > (budget + 8.0) ** 2:
             continue
-        dx = px - cx
-        dy = py - cy
-        dd = math.sqrt(dx * dx + dy * dy)
-        if dd < 1e-9:
+        ok, gx, gy = _cover_spot(TER, p, cx, cy, r)
+        if not ok:
             continue
-        dx /= dd
-        dy /= dd
-        hx = 0.5 * (TER[p, TX1] - TER[p, TX0]) + r + 0.2
-        hy = 0.5 * (TER[p, TY1] - TER[p, TY0]) + r + 0.2
-        sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
-        n = _move(
-            X, u, C, n, W, px + dx * sc, py + dy * sc, greedy, here, ap, moves_left, floor, lazy
-        )
+        n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy)
         nc += 1
         if nc >= 2 or one_cover:
             break
@@ -1695,6 +1663,26 @@ def candidates(X, u, C, mode):
             score, _, _ = p_value_at(X, u, W, ex, ey, ap - 1, moves_left - 1, np.int64(-1))
             C[best, C_SCORE] = score - (here + MOVE_COST)  # rounded as in _move
     return n
+
+
+@njit(**INNER)
+def _cover_spot(TER, p, cx, cy, r):
+    """The far side of cover piece ``p`` seen from (cx, cy) (the opposing centroid): the
+    point where a stand of radius ``r`` stands clear of it (+ 0.2 cm) on the line from
+    (cx, cy) through its centre; (False, 0, 0) when (cx, cy) is at its centre."""
+    px = 0.5 * (TER[p, TX0] + TER[p, TX1])
+    py = 0.5 * (TER[p, TY0] + TER[p, TY1])
+    dx = px - cx
+    dy = py - cy
+    dd = math.sqrt(dx * dx + dy * dy)
+    if dd < 1e-9:
+        return False, 0.0, 0.0
+    dx /= dd
+    dy /= dd
+    hx = 0.5 * (TER[p, TX1] - TER[p, TX0]) + r + 0.2
+    hy = 0.5 * (TER[p, TY1] - TER[p, TY0]) + r + 0.2
+    sc = min(hx / max(abs(dx), 1e-9), hy / max(abs(dy), 1e-9))
+    return True, px + dx * sc, py + dy * sc
 
 
 @njit(**INNER)
