@@ -1504,21 +1504,8 @@ def candidates(X, u, C, mode):
         elif lazy_search and far and far0 and ux * ux0 + uy * uy0 >= PARALLEL_COS:
             continue  # both beyond reach within 10 degrees: the walks end close together
         if dist > stop + 0.5:
-            n = _move(
-                X,
-                u,
-                C,
-                n,
-                W,
-                tx - ux * stop,
-                ty - uy * stop,
-                greedy,
-                here,
-                ap,
-                moves_left,
-                floor,
-                lazy,
-            )
+            gx, gy = tx - ux * stop, ty - uy * stop
+            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy)
     # out of the water: a shooter may not shoot from a body of water ("Bodies of Water")
     if greedy and shooter and in_water(X, x0, y0):
         n = _leave_water(X, u, C, n, W, x0, y0, r, here, ap, moves_left, floor, lazy)
@@ -1576,21 +1563,8 @@ def candidates(X, u, C, mode):
                 dd = math.sqrt((ox - x0) ** 2 + (oy - y0) ** 2)
                 if dd > 1e-9:
                     back = r + 0.5 * MIS[k, M_OBJ_SIZE]
-                    n = _move(
-                        X,
-                        u,
-                        C,
-                        n,
-                        W,
-                        ox - (ox - x0) / dd * back,
-                        oy - (oy - y0) / dd * back,
-                        greedy,
-                        here,
-                        ap,
-                        moves_left,
-                        floor,
-                        lazy,
-                    )
+                    gx, gy = ox - (ox - x0) / dd * back, oy - (oy - y0) / dd * back
+                    n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy)
     # escaping allies (rescue)
     for v in range(US.shape[0]):
         if v == u or US[v, US_SIDE] != side or UI[v, UI_STATUS] != 0:
@@ -1608,21 +1582,8 @@ def candidates(X, u, C, mode):
         dy = y0 - cy
         dd = math.sqrt(dx * dx + dy * dy)
         if dd > 1e-9:
-            n = _move(
-                X,
-                u,
-                C,
-                n,
-                W,
-                x0 + dx / dd * budget,
-                y0 + dy / dd * budget,
-                greedy,
-                here,
-                ap,
-                moves_left,
-                floor,
-                lazy,
-            )
+            gx, gy = x0 + dx / dd * budget, y0 + dy / dd * budget
+            n = _move(X, u, C, n, W, gx, gy, greedy, here, ap, moves_left, floor, lazy)
         ang = 2.0 * math.pi * (die(xRNG(X), np.int64(360)) - 1) / 360.0
         dist = budget * die(xRNG(X), np.int64(100)) / 100.0
         n = _add(
