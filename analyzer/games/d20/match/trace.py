@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.games.d20.match import layout as L
+from analyzer.match.trace_text import flag_tags
 
 SIDES = ("A", "B")
 COVER = ("no cover", "slight cover", "intermediate cover", "heavy cover")
@@ -40,17 +41,12 @@ def _article(name: str) -> str:
 def _outcome(damage: int, flags: int) -> str:
     """A shot's or a throw's result and its modifiers (``E_SHOT`` / ``E_THROW`` flags: 1 in
     the back, 2 retreating, 4 ready-to-shoot reaction, 8 x the cover grade)."""
-    extra = []
-    if flags & 4:
-        extra.append("ready to shoot reaction")
-    if flags & 1:
-        extra.append("in the back +1")
-    if flags & 2:
-        extra.append("retreating: Skill halved")
     cov = flags >> 3
-    if cov:
-        extra.append(f"{COVER[cov]} +{cov} PD")
-    tag = f" [{', '.join(extra)}]" if extra else ""
+    tag = flag_tags(
+        flags,
+        ((4, "ready to shoot reaction"), (1, "in the back +1"), (2, "retreating: Skill halved")),
+        [f"{COVER[cov]} +{cov} PD"] if cov else [],
+    )
     return (f"hit, {damage} CP lost" if damage > 0 else "missed") + tag
 
 
@@ -111,12 +107,7 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             obj = comp.object_names[a] if a < len(comp.object_names) else "object"
             lines.append(f"    the {obj} lands at ({_cm(b)}, {_cm(c)}) cm")
         elif kind == L.E_BLOW:
-            extra = []
-            if i & 1:
-                extra.append("in the back +1")
-            if j:
-                extra.append(f"synergy +{j}")
-            tag = f" [{', '.join(extra)}]" if extra else ""
+            tag = flag_tags(i, ((1, "in the back +1"),), [f"synergy +{j}"] if j else [])
             res = f"hit, {h} CP lost" if h > 0 else "missed"
             lines.append(
                 f"  {names[a]} strikes {names[b]} in HtH (Power {c}): D20 {d}, total {e} vs "

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.games.hybrid.match import layout as L
+from analyzer.match.trace_text import flag_tags
 
 SIDES = ("A", "B")
 RESULTS = {2: "Perfect Success", 1: "success", 0: "failure", -1: "Critical Failure"}
@@ -105,14 +106,9 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
             lines.append(text)
         elif kind == L.E_STRIKE:
             what = f"{L.LEVEL_NAMES[c]} Strike" if c > 0 else "Combined Attack"
-            tags = []
-            if i & 1:
-                tags.append("from the rear")
-            if i & 2:
-                tags.append("second strike")
             if i & 4:
                 what = "counter-blow (Basic Strike)"
-            tag = f" [{', '.join(tags)}]" if tags else ""
+            tag = flag_tags(i, ((1, "from the rear"), (2, "second strike")))
             lines.append(
                 f"    {names[a]} {what} at {names[b]}: D10 {d} vs SL {e}: {RESULTS[f]}{tag}"
             )
@@ -121,14 +117,7 @@ def render(setup: Any, events: np.ndarray) -> list[str]:
                 f"    {names[a]} {L.LEVEL_NAMES[c]} Parry: D10 {d} vs SL {e}: {RESULTS[f]}"
             )
         elif kind == L.E_SHOT:
-            tags = []
-            if i & 1:
-                tags.append("second shot")
-            if i & 2:
-                tags.append("Armour-Piercing Shot")
-            if i & 4:
-                tags.append("ambush")
-            tag = f" [{', '.join(tags)}]" if tags else ""
+            tag = flag_tags(i, ((1, "second shot"), (2, "Armour-Piercing Shot"), (4, "ambush")))
             lines.append(
                 f"    {names[a]} {L.LEVEL_NAMES[c]} Firing at {names[b]}: D10 {d} vs SL {e}: "
                 f"{RESULTS[f]}{tag}"
